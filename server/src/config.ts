@@ -1,0 +1,160 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Environment → typed, validated configuration. Every variable an operator can set is here,
+ * with its default; a bad value stops the server at start with a message naming the variable.
+ */
+
+const flag = (name: string, fallback: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return fallback;
+      const v = value.trim().toLowerCase();
+      if (['on', 'true', '1', 'yes'].includes(v)) return true;
+      if (['off', 'false', '0', 'no'].includes(v)) return false;
+      ctx.addIssue({ code: 'custom', message: `${name} must be "on" or "off", got "${value}"` });
+      return z.NEVER;
+    });
+
+const int = (name: string, fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return fallback;
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be a whole number from ${min} to ${max}, got "${value}"`,
+        });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const url = (name: string, protocols: string[]) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      let parsed: URL;
+      try {
+        parsed = new URL(value.trim());
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `${name} is not a valid URL` });
+        return z.NEVER;
+      }
+      if (!protocols.includes(parsed.protocol)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+        });
+        return z.NEVER;
+      }
+      return value.trim();
+    });
+
+const secret = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return undefined;
+      if (value.length < 32) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be at least 32 characters long` });
+        return z.NEVER;
+      }
+      return value;
+    });
+
+const envSchema = z.object({
+  PORT: int('PORT', 8090, 0, 65535),
+  HOST: z.string().optional(),
+  APP_URL: url('APP_URL', ['http:', 'https:']),
+  APP_NAME: z.string().optional(),
+  DATA_DIR: z.string().optional(),
+  DATABASE_URL: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+  REDIS_URL: url('REDIS_URL', ['redis:', 'rediss:']),
+  SMTP_URL: url('SMTP_URL', ['smtp:', 'smtps:']),
+  MAIL_FROM: z.string().optional(),
+  INVITES_PER_USER: int('INVITES_PER_USER', 5, 0, 1000),
+  RATE_LIMITS: flag('RATE_LIMITS', true),
+  TRUST_PROXY: flag('TRUST_PROXY', false),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .optional(),
+  TOKEN_SECRET: secret('TOKEN_SECRET'),
+  MAIL_POLL_MS: int('MAIL_POLL_MS', 5000, 10, 3_600_000),
+  MAIL_RETRY_BASE_MS: int('MAIL_RETRY_BASE_MS', 5000, 10, 3_600_000),
+  WEB_DIST: z.string().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Public address without a trailing slash, used in mail and invite links. */
+  appUrl: string;
+  appName: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  invitesPerUser: number;
+  rateLimits: boolean;
+  trustProxy: boolean;
+  logLevel: string;
+  /** Overrides the token secrets kept in the database (all instances must then share it). */
+  tokenSecret: string | undefined;
+  mailPollMs: number;
+  mailRetryBaseMs: number;
+  /** The built web app to host. */
+  webDist: string;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const projectRoot = path.resolve(import.meta.dirname, '..', '..');
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
+  }
+  const e = parsed.data;
+  const appName = e.APP_NAME?.trim() || 'Gatehouse';
+  const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  let mailFrom = e.MAIL_FROM?.trim();
+  if (!mailFrom) mailFrom = `${appName} <no-reply@${new URL(appUrl).hostname}>`;
+  return {
+    port: e.PORT,
+    host: e.HOST?.trim() || '127.0.0.1',
+    appUrl,
+    appName,
+    dataDir: path.resolve(e.DATA_DIR?.trim() || './data'),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom,
+    invitesPerUser: e.INVITES_PER_USER,
+    rateLimits: e.RATE_LIMITS,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL ?? 'info',
+    tokenSecret: e.TOKEN_SECRET,
+    mailPollMs: e.MAIL_POLL_MS,
+    mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
+    webDist: path.resolve(e.WEB_DIST?.trim() || path.join(projectRoot, 'web', 'dist')),
+  };
+}
