@@ -1,11 +1,26 @@
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { loadTokenSecrets, Tokens } from './accounts/tokens.js';
+import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { openDatabase } from './db/connect.js';
+import { migrateToLatest } from './db/migrations.js';
+import { MemoryCounterStore, RateLimiter, RedisCounterStore } from './http/rate-limit.js';
+import { WebApp } from './http/web-app.js';
+import { bootstrapInviteLink, hasInitialUser } from './invites/service.js';
+import { createLogger } from './logger.js';
+import { createTransport } from './mail/transport.js';
+import { MailWorker } from './mail/worker.js';
 
 /** A started Gatehouse server: HTTP listening, migrations run, mail worker running. */
 export interface RunningServer {
   /** Base URL it listens on, e.g. http://127.0.0.1:41234 (no trailing slash). */
   url: string;
-  /** The bootstrap sign-up link when this start created the first invite code, else null. */
+  /** While no initial user exists: the sign-up link that creates it. Otherwise null. */
   bootstrapLink: string | null;
+  /** What the operator should know about where things go. */
+  summary: { database: string; mail: 'smtp' | 'console'; rateLimits: string; webApp: boolean };
   /** Stops accepting, finishes in-flight requests, stops the mail worker, closes the database. */
   close(): Promise<void>;
 }
@@ -15,6 +30,66 @@ export interface StartOptions {
   logger?: boolean;
 }
 
-export async function startServer(_config: Config, _options: StartOptions = {}): Promise<RunningServer> {
-  throw new Error('not implemented yet');
+/** config → database → migrations → services → HTTP → mail worker. */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const log = options.logger === false ? pino({ level: 'silent' }) : createLogger(config.logLevel);
+  const database = openDatabase(config);
+  const cleanup: Array<() => Promise<void>> = [() => database.close()];
+  const closeAll = async () => {
+    for (const step of cleanup.reverse()) await step().catch((err) => log.error({ err }, 'close'));
+  };
+
+  try {
+    const { db } = database;
+    await migrateToLatest(db);
+    const tokens = new Tokens(await loadTokenSecrets(db, config.tokenSecret));
+
+    const store = !config.rateLimits
+      ? undefined
+      : config.redisUrl
+        ? new RedisCounterStore(config.redisUrl, log)
+        : new MemoryCounterStore();
+    const limiter = new RateLimiter(store);
+    cleanup.push(() => limiter.close());
+
+    const transport = createTransport(config.smtpUrl);
+    const worker = new MailWorker(db, transport, {
+      from: config.mailFrom,
+      pollMs: config.mailPollMs,
+      retryBaseMs: config.mailRetryBaseMs,
+      log,
+    });
+
+    const ctx: AppContext = { config, db, tokens, limiter, log, mailQueued: () => worker.notify() };
+    const webApp = await WebApp.load(config.webDist, config);
+    const app = buildApp(ctx, webApp, log);
+    // Closing order (reversed): HTTP first (in-flight requests finish), then the worker.
+    cleanup.push(() => worker.stop());
+    cleanup.push(() => app.close());
+
+    await app.listen({ port: config.port, host: config.host });
+    worker.start();
+
+    const address = app.server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const bootstrapLink = (await hasInitialUser(db))
+      ? null
+      : await bootstrapInviteLink(db, config.appUrl);
+
+    let closing: Promise<void> | undefined;
+    return {
+      url: `http://${host}:${address.port}`,
+      bootstrapLink,
+      summary: {
+        database: `${database.kind} (${database.location})`,
+        mail: transport.kind,
+        rateLimits: !store ? 'off' : config.redisUrl ? 'on (Redis)' : 'on (in memory)',
+        webApp: webApp.built,
+      },
+      close: () => (closing ??= closeAll()),
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
 }

@@ -1,0 +1,133 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, User } from '../db/schema.js';
+import { newSecret } from '../tools/random.js';
+
+/**
+ * PocketBase-style tokens: HS256 JWTs signed with the user's own tokenKey plus a per-purpose
+ * server secret. Rotating the tokenKey (password reset) or deleting the user kills every
+ * outstanding token; a token of one type never verifies as another because the secrets differ.
+ */
+
+export type TokenType = 'auth' | 'verification' | 'passwordReset';
+
+export const USERS_COLLECTION_ID = '_pb_users_auth_';
+export const USERS_COLLECTION_NAME = 'users';
+
+export const TOKEN_LIFETIME_SECONDS: Record<TokenType, number> = {
+  auth: 5 * 24 * 60 * 60,
+  verification: 24 * 60 * 60,
+  passwordReset: 30 * 60,
+};
+
+export interface TokenClaims {
+  id: string;
+  type: TokenType;
+  collectionId: string;
+  exp: number;
+  email?: string;
+  refreshable?: boolean;
+}
+
+export type TokenSecrets = Record<TokenType, string>;
+
+const TYPES: TokenType[] = ['auth', 'verification', 'passwordReset'];
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+
+/**
+ * The per-purpose secrets: generated once and kept in the settings table, so every instance that
+ * shares the database shares them. TOKEN_SECRET, when set, overrides them.
+ */
+export async function loadTokenSecrets(
+  db: Kysely<Database>,
+  override: string | undefined,
+): Promise<TokenSecrets> {
+  const secrets = {} as TokenSecrets;
+  for (const type of TYPES) {
+    if (override) {
+      secrets[type] = createHmac('sha256', override).update(`gatehouse:${type}`).digest('base64url');
+      continue;
+    }
+    const key = `token_secret.${type}`;
+    // Insert-if-absent then read back: two instances starting together agree on one secret.
+    await db
+      .insertInto('settings')
+      .values({ key, value: newSecret() })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+    const row = await db
+      .selectFrom('settings')
+      .select('value')
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+    secrets[type] = row.value;
+  }
+  return secrets;
+}
+
+export class Tokens {
+  constructor(private readonly secrets: TokenSecrets) {}
+
+  sign(type: TokenType, user: Pick<User, 'id' | 'email' | 'token_key'>): string {
+    const claims: TokenClaims = {
+      collectionId: USERS_COLLECTION_ID,
+      exp: Math.floor(Date.now() / 1000) + TOKEN_LIFETIME_SECONDS[type],
+      id: user.id,
+      type,
+    };
+    if (type === 'auth') claims.refreshable = true;
+    else claims.email = user.email;
+    // JSON.stringify escapes nothing outside ASCII for these values except the email; \u-escape
+    // it so the payload stays plain ASCII (the SDK decodes it with atob).
+    const json = JSON.stringify(claims).replace(
+      /[\u0080-\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+    const body = `${HEADER}.${Buffer.from(json).toString('base64url')}`;
+    return `${body}.${this.signature(type, user.token_key, body)}`;
+  }
+
+  /**
+   * Reads a token's claims without trusting them (to find whose key verifies it).
+   * undefined: not a parseable JWT with the claims we need.
+   */
+  static decode(token: string): TokenClaims | undefined {
+    const parts = token.split('.');
+    if (parts.length !== 3 || !parts[0] || !parts[1] || !parts[2]) return undefined;
+    try {
+      const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as unknown;
+      if (!isObject(header) || header.alg !== 'HS256') return undefined;
+      const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as unknown;
+      if (!isObject(claims)) return undefined;
+      const { id, type, collectionId, exp } = claims;
+      if (typeof id !== 'string' || typeof type !== 'string' || typeof exp !== 'number') {
+        return undefined;
+      }
+      if (!TYPES.includes(type as TokenType) || typeof collectionId !== 'string') return undefined;
+      return claims as unknown as TokenClaims;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** True when `token` is a live token of `type` for this user (signature, expiry, collection). */
+  verify(token: string, type: TokenType, user: Pick<User, 'token_key'>): boolean {
+    const claims = Tokens.decode(token);
+    if (!claims || claims.type !== type || claims.collectionId !== USERS_COLLECTION_ID) {
+      return false;
+    }
+    if (claims.exp <= Math.floor(Date.now() / 1000)) return false;
+    const cut = token.lastIndexOf('.');
+    const expected = Buffer.from(this.signature(type, user.token_key, token.slice(0, cut)));
+    const actual = Buffer.from(token.slice(cut + 1));
+    return expected.length === actual.length && timingSafeEqual(expected, actual);
+  }
+
+  private signature(type: TokenType, tokenKey: string, body: string): string {
+    return createHmac('sha256', tokenKey + this.secrets[type]).update(body).digest('base64url');
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,102 @@
+import Fastify, { LogController, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { accountRoutes } from './accounts/routes.js';
+import type { AppContext } from './context.js';
+import { ApiError, LOADING_FAILED } from './http/errors.js';
+import { LIMITS } from './http/rate-limit.js';
+import type { WebApp } from './http/web-app.js';
+import { inviteRoutes } from './invites/routes.js';
+
+/** Request bodies are a few short fields; anything this large is not a client of ours. */
+const BODY_LIMIT = 64 * 1024;
+
+/** Query values that must never reach a log line (tokens in mailed links, invite codes). */
+const SECRET_QUERY = /([?&](?:token|code)=)[^&]*/gi;
+
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_QUERY, '$1[redacted]');
+}
+
+/** Builds the HTTP app from its parts; server.ts starts it, tests may inject into it. */
+export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
+  const app = Fastify({
+    loggerInstance: log,
+    // One line per request, written by the onResponse hook below (with secrets redacted).
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: ctx.config.trustProxy,
+    bodyLimit: BODY_LIMIT,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+
+  // Any body is read as text and parsed as JSON here, so an empty body (the SDK sends a JSON
+  // content type even on DELETE) reads as no body and bad JSON gets the contract's message.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new ApiError(400, LOADING_FAILED), undefined);
+    }
+  });
+
+  const https = ctx.config.appUrl.startsWith('https:');
+  app.addHook('onRequest', async (request, reply) => {
+    reply.headers({
+      'x-content-type-options': 'nosniff',
+      // Tokens travel in URLs (mailed links): never leak them to another site.
+      'referrer-policy': 'no-referrer',
+      'x-frame-options': 'DENY',
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      ...(https ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+    });
+    if (isApi(request)) {
+      reply.header('cache-control', 'no-store');
+      await ctx.limiter.check(LIMITS.api, request.ip);
+    }
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: redactUrl(request.url),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+        ip: request.ip,
+      },
+      'request',
+    );
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof ApiError) return reply.code(error.status).send(error.toJSON());
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status === 413) return reply.code(413).send(new ApiError(413).toJSON());
+    if (status >= 400 && status < 500) {
+      // Fastify's own refusals of malformed requests (bad content, bad headers).
+      return reply.code(400).send(new ApiError(400, LOADING_FAILED).toJSON());
+    }
+    request.log.error({ err: error, url: redactUrl(request.url) }, 'request failed');
+    return reply.code(500).send(new ApiError(500).toJSON());
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    if (!isApi(request) && (request.method === 'GET' || request.method === 'HEAD')) {
+      return webApp.serve(request, reply);
+    }
+    return reply.code(404).send(new ApiError(404).toJSON());
+  });
+
+  app.get('/api/health', async () => ({ code: 200, message: 'API is healthy.', data: {} }));
+  app.register(accountRoutes(ctx));
+  app.register(inviteRoutes(ctx));
+  return app;
+}
+
+function isApi(request: FastifyRequest): boolean {
+  return request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?');
+}

@@ -1,0 +1,64 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/**
+ * Table types. Booleans are stored as integers 0/1 and dates as text in PocketBase's format,
+ * so that one set of migrations and queries works on SQLite and PostgreSQL alike
+ * (docs/decisions/0002-one-schema-two-databases.md).
+ */
+export interface UsersTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  token_key: string;
+  verified: number;
+  email_visibility: number;
+  is_initial_user: number;
+  invite_code: string;
+  invited_by: string | null;
+  verification_sent_at: string | null;
+  reset_sent_at: string | null;
+  created: string;
+  updated: string;
+}
+
+export interface InviteCodesTable {
+  id: string;
+  /** Normalised: upper-case Crockford base32, no separators. */
+  code: string;
+  owner_id: string | null;
+  bootstrap: number;
+  used_by: string | null;
+  used_at: string | null;
+  created: string;
+}
+
+export interface OutboxTable {
+  id: string;
+  user_id: string | null;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  locked_until: string | null;
+  last_error: string | null;
+  created: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  invite_codes: InviteCodesTable;
+  outbox: OutboxTable;
+  settings: SettingsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type InviteCode = Selectable<InviteCodesTable>;
+export type OutboxMail = Selectable<OutboxTable>;

@@ -1,0 +1,32 @@
+import { ApiError, LOADING_FAILED } from './errors.js';
+
+type FieldKind = 'string' | 'boolean';
+type Shape = Record<string, FieldKind>;
+type Parsed<S extends Shape> = {
+  [K in keyof S]: S[K] extends 'string' ? string : boolean | undefined;
+};
+
+/**
+ * Reads a JSON body the way PocketBase's loader does: it must be an object; a known field of the
+ * wrong JSON type is a loading error (400), `null` or a missing field reads as empty; unknown
+ * fields are ignored. Strings are returned as sent (callers trim where the contract says so).
+ */
+export function readBody<S extends Shape>(body: unknown, shape: S): Parsed<S> {
+  if (body === undefined || body === null) body = {};
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new ApiError(400, LOADING_FAILED);
+  }
+  const source = body as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, kind] of Object.entries(shape)) {
+    const value = Object.hasOwn(source, key) ? source[key] : undefined;
+    if (value === undefined || value === null) {
+      out[key] = kind === 'string' ? '' : undefined;
+    } else if (typeof value === kind) {
+      out[key] = value;
+    } else {
+      throw new ApiError(400, LOADING_FAILED);
+    }
+  }
+  return out as Parsed<S>;
+}

@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * Hosts the built single-page app from memory: the whole of web/dist is a few hundred KB, so it is
+ * read once at start, compressed on first request, and served with ETags. Hashed files under
+ * /assets/ are cached for a year; index.html and changelog.json are revalidated every time.
+ * Any other GET that is not a file gets index.html (the app's router shows its Not Found view).
+ */
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.webp': 'image/webp',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.map': 'application/json; charset=utf-8',
+};
+
+/** The page's security policy: nothing inline, nothing from elsewhere, never framed. */
+export const HTML_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+interface Asset {
+  body: Buffer;
+  type: string;
+  etag: string;
+  cacheControl: string;
+  compressible: boolean;
+  gzip?: Buffer;
+  br?: Buffer;
+}
+
+const escapeAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export class WebApp {
+  private constructor(
+    private readonly assets: Map<string, Asset>,
+    private readonly index: Asset,
+  ) {}
+
+  static async load(dist: string, site: { appName: string; appUrl: string }): Promise<WebApp> {
+    const assets = new Map<string, Asset>();
+    let indexHtml: string | undefined;
+    try {
+      for (const file of await fs.readdir(dist, { recursive: true, withFileTypes: true })) {
+        if (!file.isFile()) continue;
+        const full = path.join(file.parentPath, file.name);
+        const urlPath = '/' + path.relative(dist, full).split(path.sep).join('/');
+        const body = await fs.readFile(full);
+        if (urlPath === '/index.html') {
+          indexHtml = body.toString('utf8');
+          continue;
+        }
+        const immutable = urlPath.startsWith('/assets/');
+        assets.set(urlPath, asset(body, TYPES[path.extname(full)] ?? 'application/octet-stream', immutable));
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    const html = indexHtml ?? placeholderPage(site.appName);
+    const index = asset(Buffer.from(personalize(html, site)), TYPES['.html']!, false);
+    const app = new WebApp(assets, index);
+    // Compress in the background on the thread pool; until a file's turn comes it goes out as is.
+    void app.compressAll();
+    return app;
+  }
+
+  private async compressAll(): Promise<void> {
+    for (const file of [this.index, ...this.assets.values()]) {
+      if (!file.compressible) continue;
+      file.gzip = await gzipAsync(file.body, { level: 9 });
+      file.br = await brotliAsync(file.body, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11 },
+      });
+    }
+  }
+
+  /** Whether the built app was found (else a placeholder page is served). */
+  get built(): boolean {
+    return this.assets.size > 0;
+  }
+
+  /** Serves a GET or HEAD outside /api/. */
+  serve(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const pathname = decodeURIComponentSafe(request.url.split('?', 1)[0] ?? '/');
+    const file = this.assets.get(pathname);
+    if (file) return send(request, reply, file);
+    // A missing file is a 404, never the page: a stale script tag must not get HTML back.
+    if (pathname.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(pathname)) {
+      return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    }
+    reply.header('Content-Security-Policy', HTML_CSP);
+    return send(request, reply, this.index);
+  }
+}
+
+function asset(body: Buffer, type: string, immutable: boolean): Asset {
+  return {
+    body,
+    type,
+    etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+    cacheControl: immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    compressible: body.length > 1024 && /text|json|javascript|svg/.test(type),
+  };
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, file: Asset): FastifyReply {
+  reply.header('Cache-Control', file.cacheControl).header('ETag', file.etag).type(file.type);
+  if (file.compressible) reply.header('Vary', 'Accept-Encoding');
+  if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
+  const accepts = String(request.headers['accept-encoding'] ?? '');
+  if (file.br && /\bbr\b/.test(accepts)) {
+    return reply.header('Content-Encoding', 'br').send(file.br);
+  }
+  if (file.gzip && /\bgzip\b/.test(accepts)) {
+    return reply.header('Content-Encoding', 'gzip').send(file.gzip);
+  }
+  return reply.send(file.body);
+}
+
+/** Puts APP_NAME and APP_URL where the web app reads them (two meta tags and the title). */
+function personalize(html: string, site: { appName: string; appUrl: string }): string {
+  return html
+    .replace(
+      /<meta name="application-name" content="[^"]*"\s*\/?>/,
+      `<meta name="application-name" content="${escapeAttr(site.appName)}" />`,
+    )
+    .replace(
+      /<meta name="app-url" content="[^"]*"\s*\/?>/,
+      `<meta name="app-url" content="${escapeAttr(site.appUrl)}" />`,
+    )
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeAttr(site.appName)}</title>`);
+}
+
+function placeholderPage(appName: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8" /><title>${escapeAttr(appName)}</title>
+<meta name="application-name" content="" /><meta name="app-url" content="" /></head>
+<body><h1>${escapeAttr(appName)}</h1>
+<p>The API is running. The web app has not been built yet: run <code>npm run build</code>.</p>
+</body></html>`;
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

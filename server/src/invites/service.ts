@@ -1,0 +1,94 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { AppContext } from '../context.js';
+import { isUniqueViolation } from '../db/connect.js';
+import type { Database } from '../db/schema.js';
+import { newId } from '../tools/random.js';
+import { nowString } from '../tools/time.js';
+import { formatInviteCode, inviteLink, newInviteCode } from './codes.js';
+
+/** How many codes the initial user's Generate buttons create per press. */
+export const GENERATE_BATCH = 5;
+
+export interface InviteCodeView {
+  id: string;
+  code: string;
+  created: string;
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Issues `count` fresh codes to `ownerId` (null: the bootstrap code). */
+export async function createInviteCodes(
+  db: Db,
+  ownerId: string | null,
+  count: number,
+  options: { bootstrap?: boolean } = {},
+): Promise<InviteCodeView[]> {
+  if (count <= 0) return [];
+  const created = nowString();
+  // 100 random bits: a collision is not expected in the life of the universe; the unique index
+  // would refuse one anyway.
+  const rows = Array.from({ length: count }, () => ({
+    id: newId(),
+    code: newInviteCode(),
+    owner_id: ownerId,
+    bootstrap: options.bootstrap ? 1 : 0,
+    used_by: null,
+    used_at: null,
+    created,
+  }));
+  await db.insertInto('invite_codes').values(rows).execute();
+  return rows.map((r) => ({ id: r.id, code: formatInviteCode(r.code), created: r.created }));
+}
+
+/** The user's unused codes, newest first. */
+export async function listInviteCodes(ctx: AppContext, ownerId: string): Promise<InviteCodeView[]> {
+  const rows = await ctx.db
+    .selectFrom('invite_codes')
+    .select(['id', 'code', 'created'])
+    .where('owner_id', '=', ownerId)
+    .where('used_at', 'is', null)
+    .orderBy('created', 'desc')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ id: r.id, code: formatInviteCode(r.code), created: r.created }));
+}
+
+export class InitialUserExistsError extends Error {
+  constructor() {
+    super('The initial user already exists, so there is no bootstrap invite to print.');
+  }
+}
+
+/**
+ * The sign-up link that makes the initial user: the unused bootstrap code, or a new one when it is
+ * gone. Throws InitialUserExistsError once the initial user exists.
+ */
+export async function bootstrapInviteLink(db: Kysely<Database>, appUrl: string): Promise<string> {
+  if (await hasInitialUser(db)) throw new InitialUserExistsError();
+  const existing = await db
+    .selectFrom('invite_codes')
+    .select('code')
+    .where('bootstrap', '=', 1)
+    .where('used_at', 'is', null)
+    .orderBy('created', 'desc')
+    .executeTakeFirst();
+  if (existing) return inviteLink(appUrl, existing.code);
+  try {
+    const [code] = await createInviteCodes(db, null, 1, { bootstrap: true });
+    return inviteLink(appUrl, code!.code);
+  } catch (error) {
+    if (isUniqueViolation(error)) return bootstrapInviteLink(db, appUrl);
+    throw error;
+  }
+}
+
+/** Whether the database has no initial user yet (the bootstrap link should be shown). */
+export async function hasInitialUser(db: Kysely<Database>): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('is_initial_user', '=', 1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

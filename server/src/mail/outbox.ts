@@ -1,0 +1,31 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { newId } from '../tools/random.js';
+import { nowString } from '../tools/time.js';
+import type { MailContent } from './templates.js';
+
+/**
+ * Queues a mail in the same transaction as the change that causes it: if the change commits the
+ * mail will be sent (eventually), if it rolls back there is no mail.
+ */
+export async function enqueueMail(
+  trx: Transaction<Database> | Kysely<Database>,
+  mail: MailContent & { to: string; userId: string | null },
+): Promise<void> {
+  const now = nowString();
+  await trx
+    .insertInto('outbox')
+    .values({
+      id: newId(),
+      user_id: mail.userId,
+      recipient: mail.to,
+      subject: mail.subject,
+      text_body: mail.text,
+      html_body: mail.html,
+      next_attempt_at: now,
+      locked_until: null,
+      last_error: null,
+      created: now,
+    })
+    .execute();
+}

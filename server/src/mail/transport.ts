@@ -1,0 +1,57 @@
+import nodemailer from 'nodemailer';
+
+export interface OutgoingMail {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface MailTransport {
+  readonly kind: 'smtp' | 'console';
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+}
+
+/** SMTP through nodemailer when SMTP_URL is set; otherwise mail is printed to the console. */
+export function createTransport(smtpUrl: string | undefined): MailTransport {
+  if (!smtpUrl) return consoleTransport;
+  // A mail server that hangs must not hold the outbox for minutes (nodemailer reads these
+  // options from the URL's query; an operator's own values win).
+  const url = new URL(smtpUrl);
+  for (const [key, ms] of [
+    ['connectionTimeout', 10_000],
+    ['greetingTimeout', 10_000],
+    ['socketTimeout', 30_000],
+  ] as const) {
+    if (!url.searchParams.has(key)) url.searchParams.set(key, String(ms));
+  }
+  const transporter = nodemailer.createTransport(url.toString());
+  return {
+    kind: 'smtp',
+    async send(mail) {
+      await transporter.sendMail(mail);
+    },
+    close: () => transporter.close(),
+  };
+}
+
+const consoleTransport: MailTransport = {
+  kind: 'console',
+  async send(mail) {
+    const link = mail.text.match(/https?:\/\/\S+/)?.[0] ?? '';
+    process.stdout.write(
+      [
+        '',
+        '──── mail (SMTP_URL is not set: printed here instead of sent) ────',
+        `To:      ${mail.to}`,
+        `Subject: ${mail.subject}`,
+        `Link:    ${link}`,
+        '──────────────────────────────────────────────────────────────────',
+        '',
+      ].join('\n'),
+    );
+  },
+  close() {},
+};

@@ -1,0 +1,127 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Database, OutboxMail } from '../db/schema.js';
+import { fromNow, nowString } from '../tools/time.js';
+import type { MailTransport } from './transport.js';
+
+const BATCH = 20;
+const LOCK_MS = 2 * 60_000;
+const MAX_BACKOFF_MS = 60 * 60_000;
+
+/**
+ * Sends the outbox. Woken right after a commit that queued mail, and every `pollMs` for retries
+ * and for mail queued by other instances. A row is claimed with a conditional update (so several
+ * instances never send the same row twice at once), deleted once sent, and on failure kept with
+ * an exponential backoff: a mail server that is down delays mail, it never loses it.
+ */
+export class MailWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly transport: MailTransport,
+    private readonly options: { from: string; pollMs: number; retryBaseMs: number; log: Logger },
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.notify();
+  }
+
+  /** Run a pass now (or right after the one under way). */
+  notify(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.running = this.pass().finally(() => {
+      this.running = undefined;
+      if (this.stopped) return;
+      if (this.again) {
+        this.again = false;
+        this.notify();
+      } else {
+        this.timer = setTimeout(() => this.notify(), this.options.pollMs);
+        this.timer.unref();
+      }
+    });
+  }
+
+  /** Stops polling and waits for the pass under way (a mail being sent is finished, not cut). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+    this.transport.close();
+  }
+
+  private async pass(): Promise<void> {
+    try {
+      for (;;) {
+        const now = nowString();
+        const due = await this.db
+          .selectFrom('outbox')
+          .selectAll()
+          .where('next_attempt_at', '<=', now)
+          .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+          .orderBy('next_attempt_at')
+          .limit(BATCH)
+          .execute();
+        for (const mail of due) {
+          if (this.stopped) return;
+          await this.deliver(mail);
+        }
+        if (due.length < BATCH || this.stopped) return;
+      }
+    } catch (error) {
+      this.options.log.error({ err: error }, 'mail worker pass failed');
+    }
+  }
+
+  private async deliver(mail: OutboxMail): Promise<void> {
+    const now = nowString();
+    const claimed = await this.db
+      .updateTable('outbox')
+      .set({ locked_until: fromNow(LOCK_MS) })
+      .where('id', '=', mail.id)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return;
+
+    try {
+      await this.transport.send({
+        from: this.options.from,
+        to: mail.recipient,
+        subject: mail.subject,
+        text: mail.text_body,
+        html: mail.html_body,
+      });
+    } catch (error) {
+      const attempts = mail.attempts + 1;
+      const backoff = Math.min(this.options.retryBaseMs * 2 ** (attempts - 1), MAX_BACKOFF_MS);
+      const message = error instanceof Error ? error.message : String(error);
+      await this.db
+        .updateTable('outbox')
+        .set({
+          attempts,
+          next_attempt_at: fromNow(backoff),
+          locked_until: null,
+          last_error: message.slice(0, 500),
+        })
+        .where('id', '=', mail.id)
+        .execute();
+      this.options.log.warn(
+        { mailId: mail.id, attempts, retryInMs: backoff, err: message },
+        'mail not sent; will retry',
+      );
+      return;
+    }
+    await this.db.deleteFrom('outbox').where('id', '=', mail.id).execute();
+    this.options.log.info({ mailId: mail.id, subject: mail.subject }, 'mail sent');
+  }
+}
