@@ -98,5 +98,7 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
 }
 
 function isApi(request: FastifyRequest): boolean {
-  return request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?');
+  return (
+    request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?')
+  );
 }

@@ -36,7 +36,8 @@ async function run(args: string[]): Promise<number> {
   return 2;
 }
 
-const isMain = import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('cli.ts');
+const isMain =
+  import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('cli.ts');
 if (isMain) {
   run(process.argv.slice(2)).then(
     (code) => process.exit(code),

@@ -26,7 +26,11 @@ async function main(): Promise<void> {
     ...(summary.webApp ? [] : ['  web app:        not built (run npm run build)']),
   ];
   if (server.bootstrapLink) {
-    lines.push('', 'No account exists yet. Create the initial account with this link:', `  ${server.bootstrapLink}`);
+    lines.push(
+      '',
+      'No account exists yet. Create the initial account with this link:',
+      `  ${server.bootstrapLink}`,
+    );
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 
@@ -53,6 +57,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Gatehouse failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `Gatehouse failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -31,7 +31,10 @@ export interface StartOptions {
 }
 
 /** config → database → migrations → services → HTTP → mail worker. */
-export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  options: StartOptions = {},
+): Promise<RunningServer> {
   const log = options.logger === false ? pino({ level: 'silent' }) : createLogger(config.logLevel);
   const database = openDatabase(config);
   const cleanup: Array<() => Promise<void>> = [() => database.close()];

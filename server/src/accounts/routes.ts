@@ -40,12 +40,18 @@ export function accountRoutes(ctx: AppContext) {
 
       const user = await authenticate(ctx, body.identity, body.password);
       if (!user) throw badRequest('Failed to authenticate.');
-      return { token: ctx.tokens.sign('auth', user), record: userRecord(user, { withEmail: true }) };
+      return {
+        token: ctx.tokens.sign('auth', user),
+        record: userRecord(user, { withEmail: true }),
+      };
     });
 
     app.post('/api/collections/users/auth-refresh', async (request) => {
       const user = await requireUser(ctx, request);
-      return { token: ctx.tokens.sign('auth', user), record: userRecord(user, { withEmail: true }) };
+      return {
+        token: ctx.tokens.sign('auth', user),
+        record: userRecord(user, { withEmail: true }),
+      };
     });
 
     app.post('/api/collections/users/records', async (request) => {
@@ -66,14 +72,11 @@ export function accountRoutes(ctx: AppContext) {
       throw new ApiError(403, 'Only superusers can perform this action.');
     });
 
-    app.get<{ Params: { id: string } }>(
-      '/api/collections/users/records/:id',
-      async (request) => {
-        const user = await authUser(ctx, request);
-        if (!user || user.id !== request.params.id) throw notFound();
-        return userRecord(user, { withEmail: true });
-      },
-    );
+    app.get<{ Params: { id: string } }>('/api/collections/users/records/:id', async (request) => {
+      const user = await authUser(ctx, request);
+      if (!user || user.id !== request.params.id) throw notFound();
+      return userRecord(user, { withEmail: true });
+    });
 
     app.delete<{ Params: { id: string } }>(
       '/api/collections/users/records/:id',

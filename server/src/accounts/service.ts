@@ -10,7 +10,7 @@ import {
   VALIDATION_FAILED,
 } from '../http/errors.js';
 import { createInviteCodes } from '../invites/service.js';
-import { normalizeInviteCode } from '../invites/codes.js';
+import { formatInviteCode, normalizeInviteCode } from '../invites/codes.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { passwordResetMail, verificationMail } from '../mail/templates.js';
 import { newId, newSecret } from '../tools/random.js';
@@ -126,7 +126,7 @@ export async function signUp(ctx: AppContext, input: SignUpInput): Promise<User>
     verified: 0,
     email_visibility: input.emailVisibility ? 1 : 0,
     is_initial_user: invite.bootstrap,
-    invite_code: input.inviteCode.trim(),
+    invite_code: formatInviteCode(code),
     invited_by: invite.owner_id,
     verification_sent_at: null,
     reset_sent_at: null,

@@ -45,7 +45,9 @@ export async function loadTokenSecrets(
   const secrets = {} as TokenSecrets;
   for (const type of TYPES) {
     if (override) {
-      secrets[type] = createHmac('sha256', override).update(`gatehouse:${type}`).digest('base64url');
+      secrets[type] = createHmac('sha256', override)
+        .update(`gatehouse:${type}`)
+        .digest('base64url');
       continue;
     }
     const key = `token_secret.${type}`;
@@ -124,7 +126,9 @@ export class Tokens {
   }
 
   private signature(type: TokenType, tokenKey: string, body: string): string {
-    return createHmac('sha256', tokenKey + this.secrets[type]).update(body).digest('base64url');
+    return createHmac('sha256', tokenKey + this.secrets[type])
+      .update(body)
+      .digest('base64url');
   }
 }
 

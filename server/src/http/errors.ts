@@ -72,7 +72,10 @@ export const fieldError = {
     code: 'validation_values_mismatch',
     message: "Values don't match.",
   }),
-  notUnique: (): FieldError => ({ code: 'validation_not_unique', message: 'Value must be unique.' }),
+  notUnique: (): FieldError => ({
+    code: 'validation_not_unique',
+    message: 'Value must be unique.',
+  }),
   invalidToken: (): FieldError => ({
     code: 'validation_invalid_token',
     message: 'Invalid or expired token.',

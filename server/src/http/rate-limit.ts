@@ -96,9 +96,7 @@ export const LIMITS = {
 } satisfies Record<string, Limit>;
 
 export class RateLimiter {
-  constructor(
-    private readonly store: CounterStore | undefined,
-  ) {}
+  constructor(private readonly store: CounterStore | undefined) {}
 
   get enabled(): boolean {
     return this.store !== undefined;

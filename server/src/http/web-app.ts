@@ -76,7 +76,10 @@ export class WebApp {
           continue;
         }
         const immutable = urlPath.startsWith('/assets/');
-        assets.set(urlPath, asset(body, TYPES[path.extname(full)] ?? 'application/octet-stream', immutable));
+        assets.set(
+          urlPath,
+          asset(body, TYPES[path.extname(full)] ?? 'application/octet-stream', immutable),
+        );
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;

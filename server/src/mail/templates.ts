@@ -4,8 +4,7 @@ export interface MailContent {
   html: string;
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function compose(opts: {
   subject: string;
@@ -31,7 +30,8 @@ export function verificationMail(appName: string, appUrl: string, token: string)
     intro: `Thanks for joining ${appName}. Confirm your email address to finish creating your account:`,
     action: 'Verify email',
     link: `${appUrl}/verify-email?token=${token}`,
-    outro: "If you didn't create an account, you can ignore this email. The link expires in 24 hours.",
+    outro:
+      "If you didn't create an account, you can ignore this email. The link expires in 24 hours.",
   });
 }
 
@@ -41,6 +41,7 @@ export function passwordResetMail(appName: string, appUrl: string, token: string
     intro: `Someone asked to reset the password of your ${appName} account. To choose a new password, open:`,
     action: 'Reset password',
     link: `${appUrl}/reset-password?token=${token}`,
-    outro: "If it wasn't you, ignore this email: your password stays as it is. The link expires in 30 minutes.",
+    outro:
+      "If it wasn't you, ignore this email: your password stays as it is. The link expires in 30 minutes.",
   });
 }
