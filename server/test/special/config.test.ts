@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+function errorOf(env: Record<string, string>): Error {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as Error;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('configuration from the environment', () => {
+  it('defaults follow decisions.md', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(8090);
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.appUrl).toBe('http://localhost:8090');
+    expect(c.appName).toBe('Gatehouse');
+    expect(c.invitesPerUser).toBe(5);
+    expect(c.rateLimits).toBe(true);
+    expect(c.trustProxy).toBe(false);
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.smtpUrl).toBeUndefined();
+    expect(c.redisUrl).toBeUndefined();
+  });
+
+  it('reads every variable', () => {
+    const c = loadConfig({
+      PORT: '0',
+      HOST: '0.0.0.0',
+      APP_URL: 'https://gate.example.com/',
+      APP_NAME: 'Door',
+      DATA_DIR: '/tmp/x',
+      DATABASE_URL: 'postgres://u:p@db:5432/gh',
+      REDIS_URL: 'redis://r:6379',
+      SMTP_URL: 'smtps://user:pass@mail.example.com:465',
+      MAIL_FROM: 'Door <d@example.com>',
+      INVITES_PER_USER: '3',
+      RATE_LIMITS: 'off',
+      TRUST_PROXY: 'on',
+    });
+    expect(c).toMatchObject({
+      port: 0,
+      host: '0.0.0.0',
+      appUrl: 'https://gate.example.com',
+      appName: 'Door',
+      dataDir: '/tmp/x',
+      databaseUrl: 'postgres://u:p@db:5432/gh',
+      redisUrl: 'redis://r:6379',
+      smtpUrl: 'smtps://user:pass@mail.example.com:465',
+      mailFrom: 'Door <d@example.com>',
+      invitesPerUser: 3,
+      rateLimits: false,
+      trustProxy: true,
+    });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['RATE_LIMITS', 'maybe'],
+    ['TRUST_PROXY', 'sometimes'],
+    ['SMTP_URL', 'http://mail.example.com'],
+    ['SMTP_URL', 'not a url'],
+    ['DATABASE_URL', 'mysql://db/gh'],
+    ['REDIS_URL', 'http://r'],
+    ['APP_URL', 'ftp://x'],
+    ['INVITES_PER_USER', '-1'],
+    ['INVITES_PER_USER', '2.5'],
+  ])('%s=%s is refused with a message naming the variable', (name, value) => {
+    const err = errorOf({ [name]: value });
+    expect(err.message).toContain(name);
+  });
+});

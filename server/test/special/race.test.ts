@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MSG, PATHS } from '../support/contract.js';
+import {
+  DATABASES,
+  startTestServer,
+  strongPassword,
+  uniqueEmail,
+  type TestServer,
+} from '../support/server.js';
+
+const N = 8;
+
+describe.each(DATABASES)('races on %s', (db) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ db });
+    await t.initialUser();
+  });
+  afterAll(() => t?.close());
+
+  it(`${N} parallel sign-ups with one code: exactly one succeeds, one account exists`, async () => {
+    const code = await t.newCode();
+    const people = Array.from({ length: N }, () => ({
+      email: uniqueEmail('race'),
+      password: strongPassword(),
+    }));
+    const results = await Promise.all(people.map((p) => t.signUp(code, p.email, p.password)));
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok, results.map((r) => `${r.status} ${r.text}`).join('\n')).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 200)) {
+      expect(r.status).toBe(400);
+      expect(r.body).toEqual({
+        data: {
+          inviteCode: {
+            code: 'validation_invalid_invite_code',
+            message: 'Invalid or already used invite code.',
+          },
+        },
+        message: MSG.create,
+        status: 400,
+      });
+    }
+    const logins = await Promise.all(people.map((p) => t.login(p.email, p.password)));
+    expect(logins.filter((r) => r.status === 200)).toHaveLength(1);
+    const winner = people[results.indexOf(ok[0]!)]!;
+    expect((await t.login(winner.email, winner.password)).status).toBe(200);
+  });
+
+  it('parallel sign-ups of one email with different codes: one account, the rest not_unique', async () => {
+    const email = uniqueEmail('same');
+    const codes = await Promise.all(Array.from({ length: 4 }, () => t.newCode()));
+    const password = strongPassword();
+    const results = await Promise.all(codes.map((c) => t.signUp(c, email, password)));
+    expect(
+      results.filter((r) => r.status === 200),
+      results.map((r) => r.text).join('\n'),
+    ).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 200)) {
+      expect(r.status).toBe(400);
+      expect(r.body.data).toEqual({
+        email: { code: 'validation_not_unique', message: 'Value must be unique.' },
+      });
+    }
+    // The losers' codes were not consumed.
+    const loserCodes = codes.filter((_, i) => results[i]!.status !== 200);
+    for (const c of loserCodes) {
+      const res = await t.signUp(c, uniqueEmail('after'), strongPassword());
+      expect(res.status, res.text).toBe(200);
+    }
+  });
+
+  it('parallel verification requests for one account: one mail', async () => {
+    const u = await t.unverifiedUser();
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => t.post(PATHS.requestVerification, { email: u.email })),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill(204));
+    await t.mail.waitForMailTo(u.email);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(t.mail.countTo(u.email)).toBe(1);
+  });
+});

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATHS, subjects } from '../support/contract.js';
+import { DATABASES, startTestServer, type TestServer } from '../support/server.js';
+
+const S = subjects();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.each(DATABASES)('restart on the same storage (%s)', (db) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ db });
+  });
+  afterAll(() => t?.close());
+
+  it('users, tokens, secrets, unused codes and the resend throttle survive a restart', async () => {
+    expect(t.bootstrapLink).not.toBeNull();
+    const initial = await t.initialUser();
+    const pending = await t.unverifiedUser();
+    const verificationToken = await t.verificationToken(pending.email);
+    const resetUser = await t.verifiedUser();
+    const resetToken = await t.resetToken(resetUser.email);
+    const code = await t.newCode();
+
+    await t.restart();
+    expect(t.bootstrapLink, 'no new bootstrap link once a user exists').toBeNull();
+
+    // Secrets are in the database: the old auth token still works.
+    const refresh = await t.post(PATHS.refresh, {}, initial.token);
+    expect(refresh.status, refresh.text).toBe(200);
+    expect((await t.get(PATHS.codes, initial.token)).status).toBe(200);
+    expect((await t.login(initial.email, initial.password)).status).toBe(200);
+
+    // The throttle holds: a second verification request within 2 minutes sends nothing.
+    expect((await t.post(PATHS.requestVerification, { email: pending.email })).status).toBe(204);
+    expect((await t.post(PATHS.requestReset, { email: resetUser.email })).status).toBe(204);
+    await sleep(700);
+    expect(t.mail.countTo(pending.email, S.verify)).toBe(1);
+    expect(t.mail.countTo(resetUser.email, S.reset)).toBe(1);
+
+    // Tokens mailed before the restart still work.
+    expect((await t.post(PATHS.confirmVerification, { token: verificationToken })).status).toBe(
+      204,
+    );
+    const np = 'Steady-Compass-3141';
+    const reset = await t.post(PATHS.confirmReset, {
+      token: resetToken,
+      password: np,
+      passwordConfirm: np,
+    });
+    expect(reset.status, reset.text).toBe(204);
+    expect((await t.login(resetUser.email, np)).status).toBe(200);
+
+    // Unused codes survive.
+    expect((await t.signUp(code, 'after-restart@example.com', 'Steady-Compass-2718')).status).toBe(
+      200,
+    );
+  });
+
+  it.runIf(db === 'postgres')(
+    'a second instance on the same database shares secrets and the throttle',
+    async () => {
+      const other = await startTestServer({ db, shareDatabaseOf: t, env: {} });
+      try {
+        const u = await t.unverifiedUser();
+        const auth = await t.tokenFor(u);
+        expect((await other.post(PATHS.refresh, {}, auth)).status).toBe(200);
+        await t.verificationToken(u.email);
+        expect((await other.post(PATHS.requestVerification, { email: u.email })).status).toBe(204);
+        await sleep(700);
+        expect(t.mail.countTo(u.email) + other.mail.countTo(u.email)).toBe(1);
+      } finally {
+        await other.close();
+      }
+    },
+  );
+});
