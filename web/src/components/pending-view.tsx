@@ -1,0 +1,5 @@
+import { Spinner } from './ui/spinner';
+
+export function PendingView() {
+  return <Spinner label="Loading..." />;
+}

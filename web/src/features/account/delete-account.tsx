@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { Alert, LiveMessage } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { errorMessage, type UserRecord } from '../../lib/pb';
+import { deleteAccount } from './api';
+
+type Step = 'idle' | 'confirming' | 'deleting';
+
+export function DeleteAccount({ user }: { user: UserRecord | null }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [step, setStep] = useState<Step>('idle');
+  const [error, setError] = useState<string | null>(null);
+
+  async function onConfirm() {
+    setError(null);
+    if (!user) {
+      setError('No user found.');
+      return;
+    }
+    setStep('deleting');
+    try {
+      await deleteAccount(user.id);
+    } catch (err) {
+      setError(errorMessage(err) ?? 'Failed to delete account. Please try again.');
+      setStep('confirming');
+      return;
+    }
+    queryClient.clear();
+    await navigate({ to: '/' });
+  }
+
+  return (
+    <div className="flex flex-col gap-3">
+      <LiveMessage tone="error">{error}</LiveMessage>
+      {step === 'idle' ? (
+        <Button variant="danger" onClick={() => setStep('confirming')}>
+          Delete Account
+        </Button>
+      ) : (
+        <Alert tone="error">
+          <h2 className="font-semibold">Delete your account?</h2>
+          <p className="mt-1">
+            This action cannot be undone. All your data will be permanently deleted.
+          </p>
+          <div className="mt-3 flex flex-wrap gap-2">
+            <Button
+              variant="secondary"
+              disabled={step === 'deleting'}
+              onClick={() => {
+                setError(null);
+                setStep('idle');
+              }}
+            >
+              Cancel
+            </Button>
+            <Button
+              variant="danger"
+              className="min-w-32"
+              disabled={step === 'deleting'}
+              onClick={onConfirm}
+            >
+              {step === 'deleting' ? 'Deleting...' : 'Yes, Delete'}
+            </Button>
+          </div>
+        </Alert>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { NavButton } from '../../components/ui/nav-button';
+import { ScreenHeading, ScreenShell, usePageTitle } from '../../components/ui/screen';
+import { useCurrentUser } from '../../lib/use-current-user';
+import { pb } from '../../lib/pb';
+import { UpdateBanner } from '../changelog/update-banner';
+
+export function HomeScreen() {
+  usePageTitle('Home');
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+
+  async function logOut() {
+    pb.authStore.clear();
+    queryClient.removeQueries({ queryKey: ['invite-codes'] });
+    await navigate({ to: '/' });
+  }
+
+  return (
+    <ScreenShell>
+      <UpdateBanner />
+      <Card className="flex flex-col gap-5">
+        <div className="flex flex-col gap-2">
+          <ScreenHeading>Welcome!</ScreenHeading>
+          {user ? (
+            <p className="text-slate-700 dark:text-slate-300">
+              You are signed in as <span className="font-medium break-all">{user.email}</span>.
+            </p>
+          ) : null}
+        </div>
+        <div className="flex flex-col gap-3">
+          <NavButton to="/profile">View Profile</NavButton>
+          <NavButton to="/whats-new" variant="secondary">
+            What&apos;s New
+          </NavButton>
+          <Button variant="ghost" onClick={logOut}>
+            Log Out
+          </Button>
+        </div>
+      </Card>
+    </ScreenShell>
+  );
+}

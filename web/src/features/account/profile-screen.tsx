@@ -1,0 +1,59 @@
+import { useRef } from 'react';
+import { Card } from '../../components/ui/card';
+import { NavButton } from '../../components/ui/nav-button';
+import { ScreenHeading, ScreenShell, usePageTitle } from '../../components/ui/screen';
+import { useCurrentUser } from '../../lib/use-current-user';
+import type { UserRecord } from '../../lib/pb';
+import { InviteCodesSection } from '../invites/invite-codes-section';
+import { formatCreated } from './api';
+import { DeleteAccount } from './delete-account';
+
+export function ProfileScreen() {
+  usePageTitle('Profile');
+  const current = useCurrentUser();
+  // Keep showing the account while it is being deleted (the session ends just before leaving).
+  const last = useRef<UserRecord | null>(current);
+  if (current) last.current = current;
+  const user = current ?? last.current;
+
+  return (
+    <ScreenShell width="wide">
+      <ScreenHeading>Profile</ScreenHeading>
+      {user ? (
+        <>
+          <Card aria-labelledby="account-details">
+            <h2 id="account-details" className="text-lg font-semibold">
+              Account
+            </h2>
+            <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
+              <Detail term="Email" value={user.email} />
+              <Detail term="User ID" value={user.id} mono />
+              <Detail term="Email verified" value={user.verified ? 'Yes' : 'No'} />
+              <Detail term="Account created" value={formatCreated(user.created)} />
+            </dl>
+          </Card>
+          <InviteCodesSection user={user} />
+        </>
+      ) : (
+        <Card>
+          <p role="alert">No user found.</p>
+        </Card>
+      )}
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <NavButton to="/home" variant="secondary">
+          Back to Home
+        </NavButton>
+        <DeleteAccount user={current} />
+      </div>
+    </ScreenShell>
+  );
+}
+
+function Detail({ term, value, mono }: { term: string; value: string; mono?: boolean }) {
+  return (
+    <div className="contents">
+      <dt className="text-sm font-medium text-slate-600 dark:text-slate-400">{term}</dt>
+      <dd className={mono ? 'font-mono break-all' : 'break-all'}>{value}</dd>
+    </div>
+  );
+}

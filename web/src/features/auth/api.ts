@@ -1,0 +1,70 @@
+import { ClientResponseError } from 'pocketbase';
+import { fieldError, errorMessage, pb, type UserRecord } from '../../lib/pb';
+
+const users = () => pb.collection('users');
+
+/** Signs in. An unverified account gets no session: it is cleared and `unverified` is returned. */
+export async function signIn(email: string, password: string): Promise<'ok' | 'unverified'> {
+  const { record } = await users().authWithPassword<UserRecord>(email.trim(), password);
+  if (!record.verified) {
+    pb.authStore.clear();
+    return 'unverified';
+  }
+  return 'ok';
+}
+
+export async function requestVerification(email: string): Promise<void> {
+  await users().requestVerification(email.trim());
+}
+
+export async function signUp(input: {
+  email: string;
+  inviteCode: string;
+  password: string;
+  passwordConfirm: string;
+}): Promise<void> {
+  const email = input.email.trim();
+  await users().create({
+    email,
+    password: input.password,
+    passwordConfirm: input.passwordConfirm,
+    inviteCode: input.inviteCode.trim(),
+  });
+  // The account exists; ask for the verification mail. If that request fails the user can still
+  // ask again from the login screen, so it does not turn the sign-up into a failure.
+  try {
+    await requestVerification(email);
+  } catch (err) {
+    console.error('Failed to request the verification email', err);
+  }
+}
+
+/** The sign-up error, in the spec's priority: email, password, invite code, message, default. */
+export function signUpErrorMessage(err: unknown): string {
+  const email = fieldError(err, 'email');
+  if (email) return `Email: ${email}`;
+  const password = fieldError(err, 'password');
+  if (password) return `Password: ${password}`;
+  const inviteCode = fieldError(err, 'inviteCode');
+  if (inviteCode) return `Invite code: ${inviteCode}`;
+  return errorMessage(err) ?? 'Failed to create account. Please try again.';
+}
+
+export async function requestPasswordReset(email: string): Promise<void> {
+  await users().requestPasswordReset(email.trim());
+}
+
+export async function confirmPasswordReset(
+  token: string,
+  password: string,
+  passwordConfirm: string,
+): Promise<void> {
+  await users().confirmPasswordReset(token, password, passwordConfirm);
+}
+
+export async function confirmVerification(token: string): Promise<void> {
+  if (!token) {
+    throw new ClientResponseError({ status: 400, response: {} });
+  }
+  await users().confirmVerification(token);
+}

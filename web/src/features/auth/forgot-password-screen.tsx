@@ -1,0 +1,99 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { Link } from '@tanstack/react-router';
+import { LiveMessage } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Field } from '../../components/ui/field';
+import { NavButton } from '../../components/ui/nav-button';
+import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
+import { requestPasswordReset } from './api';
+import { checkEmail } from './validation';
+
+export function ForgotPasswordScreen() {
+  usePageTitle('Forgot password');
+  const [email, setEmail] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [invalid, setInvalid] = useState(false);
+  const [sent, setSent] = useState(false);
+  const emailRef = useRef<HTMLInputElement>(null);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const problem = checkEmail(email);
+    if (problem) {
+      setInvalid(true);
+      setError(problem.message);
+      emailRef.current?.focus();
+      return;
+    }
+    setInvalid(false);
+    setError(null);
+    setBusy(true);
+    try {
+      await requestPasswordReset(email);
+      setSent(true);
+    } catch {
+      setError(
+        'Failed to send password reset email. Please check your email address and try again.',
+      );
+      setBusy(false);
+    }
+  }
+
+  if (sent) {
+    return (
+      <ScreenShell>
+        <Card className="flex flex-col gap-4">
+          <ScreenHeading>Email Sent</ScreenHeading>
+          <p role="status">Password reset email sent! Please check your inbox and spam folder.</p>
+          <NavButton to="/" className="w-full">
+            Back to Login
+          </NavButton>
+        </Card>
+      </ScreenShell>
+    );
+  }
+
+  return (
+    <ScreenShell>
+      <div className="flex flex-col gap-2">
+        <ScreenHeading>Forgot Password</ScreenHeading>
+        <p className="text-slate-700 dark:text-slate-300">
+          Enter your email address and we&apos;ll send you a link to reset your password.
+        </p>
+      </div>
+      <Card>
+        <form
+          noValidate
+          onSubmit={onSubmit}
+          className="flex flex-col gap-4"
+          aria-label="Request a password reset"
+        >
+          <LiveMessage tone="error">{error}</LiveMessage>
+          <Field
+            ref={emailRef}
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            aria-invalid={invalid || undefined}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <Button type="submit" className="w-full" disabled={busy}>
+            {busy ? 'Sending...' : 'Send Reset Link'}
+          </Button>
+        </form>
+      </Card>
+      <p className="text-center text-slate-700 dark:text-slate-300">
+        Remembered it?{' '}
+        <Link to="/" className={textLink}>
+          Back to sign in
+        </Link>
+      </p>
+    </ScreenShell>
+  );
+}

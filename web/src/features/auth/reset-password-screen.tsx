@@ -1,0 +1,123 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { LiveMessage } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Field } from '../../components/ui/field';
+import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
+import { errorMessage } from '../../lib/pb';
+import { redirectText, useCountdown } from '../../lib/use-countdown';
+import { confirmPasswordReset } from './api';
+import { MIN_PASSWORD_LENGTH, checkNewPassword } from './validation';
+
+export const RESET_REDIRECT_SECONDS = 3;
+
+export function ResetPasswordScreen({ token }: { token: string }) {
+  usePageTitle('Reset password');
+  const navigate = useNavigate();
+  const [password, setPassword] = useState('');
+  const [passwordConfirm, setPasswordConfirm] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [invalid, setInvalid] = useState<'password' | 'passwordConfirm' | null>(null);
+  const [done, setDone] = useState(false);
+  const refs = {
+    password: useRef<HTMLInputElement>(null),
+    passwordConfirm: useRef<HTMLInputElement>(null),
+  };
+  const goToLogin = () => void navigate({ to: '/' });
+  const secondsLeft = useCountdown(RESET_REDIRECT_SECONDS, done, goToLogin);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const problem = checkNewPassword({ password, passwordConfirm });
+    if (problem) {
+      setInvalid(problem.field);
+      setError(problem.message);
+      refs[problem.field].current?.focus();
+      return;
+    }
+    setInvalid(null);
+    setError(null);
+    setBusy(true);
+    try {
+      await confirmPasswordReset(token, password, passwordConfirm);
+      setDone(true);
+    } catch (err) {
+      setError(
+        errorMessage(err) ?? 'Failed to reset password. The link may be invalid or expired.',
+      );
+      setBusy(false);
+    }
+  }
+
+  if (done) {
+    return (
+      <ScreenShell>
+        <Card className="flex flex-col gap-4">
+          <ScreenHeading>Password reset successfully!</ScreenHeading>
+          <p role="status">You can now sign in with your new password.</p>
+          <p className="text-slate-700 dark:text-slate-300">{redirectText(secondsLeft)}</p>
+          <Button onClick={goToLogin} className="w-full">
+            Go to Login
+          </Button>
+        </Card>
+      </ScreenShell>
+    );
+  }
+
+  return (
+    <ScreenShell>
+      <div className="flex flex-col gap-2">
+        <ScreenHeading>Reset Password</ScreenHeading>
+        <p className="text-slate-700 dark:text-slate-300">
+          Choose a new password for your account.
+        </p>
+      </div>
+      <Card>
+        <form
+          noValidate
+          onSubmit={onSubmit}
+          className="flex flex-col gap-4"
+          aria-label="Set a new password"
+        >
+          <LiveMessage tone="error">{error}</LiveMessage>
+          <Field
+            ref={refs.password}
+            label="New Password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={MIN_PASSWORD_LENGTH}
+            hint="At least 8 characters."
+            value={password}
+            aria-invalid={invalid === 'password' || undefined}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <Field
+            ref={refs.passwordConfirm}
+            label="Confirm Password"
+            name="passwordConfirm"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={MIN_PASSWORD_LENGTH}
+            value={passwordConfirm}
+            aria-invalid={invalid === 'passwordConfirm' || undefined}
+            onChange={(e) => setPasswordConfirm(e.target.value)}
+          />
+          <Button type="submit" className="w-full" disabled={busy}>
+            {busy ? 'Resetting...' : 'Reset Password'}
+          </Button>
+        </form>
+      </Card>
+      <p className="text-center text-slate-700 dark:text-slate-300">
+        <Link to="/forgot-password" className={textLink}>
+          Request a new reset link
+        </Link>
+      </p>
+    </ScreenShell>
+  );
+}

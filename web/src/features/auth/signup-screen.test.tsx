@@ -1,0 +1,227 @@
+import { act, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  fakeServer,
+  fieldErrors,
+  json,
+  makeUser,
+  noContent,
+  pbError,
+  type Handler,
+} from '../../test/fake-server';
+import { findAnnounced, renderApp } from '../../test/render-app';
+
+const CREATE = 'POST /api/collections/users/records';
+const REQUEST_VERIFICATION = 'POST /api/collections/users/request-verification';
+
+type User = ReturnType<typeof renderApp>['user'];
+
+async function fill(
+  user: User,
+  values: { email?: string; inviteCode?: string; password?: string; confirm?: string },
+) {
+  if (values.email) await user.type(await screen.findByLabelText('Email'), values.email);
+  if (values.inviteCode) await user.type(screen.getByLabelText('Invite Code'), values.inviteCode);
+  if (values.password) await user.type(screen.getByLabelText('Password'), values.password);
+  if (values.confirm) await user.type(screen.getByLabelText('Confirm Password'), values.confirm);
+  await user.click(screen.getByRole('button', { name: 'Sign Up' }));
+}
+
+const valid = {
+  email: 'carol@example.com',
+  inviteCode: 'ABCD-EFGH',
+  password: 'long enough pw',
+  confirm: 'long enough pw',
+};
+
+describe('Sign-up (/signup)', () => {
+  it('shows the form with every field labelled and the page title', async () => {
+    fakeServer({});
+    renderApp('/signup');
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveFocus();
+    expect(document.title).toBe('Sign up · Gatehouse');
+    expect(screen.getByLabelText('Email')).toHaveAttribute('type', 'email');
+    expect(screen.getByLabelText('Invite Code')).toHaveValue('');
+    expect(screen.getByLabelText('Password')).toHaveAttribute('minlength', '8');
+    expect(screen.getByLabelText('Confirm Password')).toHaveAttribute('minlength', '8');
+    for (const label of ['Email', 'Invite Code', 'Password', 'Confirm Password']) {
+      expect(screen.getByLabelText(label)).toBeRequired();
+    }
+    expect(screen.queryByText(/You've been invited/)).not.toBeInTheDocument();
+  });
+
+  it('prefills the invite code from ?code= and welcomes the visitor with it', async () => {
+    fakeServer({});
+    renderApp('/signup?code=7QX2M9KD4RTW');
+    expect(await screen.findByLabelText('Invite Code')).toHaveValue('7QX2M9KD4RTW');
+    expect(screen.getByText(/You've been invited/)).toBeInTheDocument();
+    expect(screen.getByText('7QX2M9KD4RTW')).toBeInTheDocument();
+  });
+
+  it('keeps an all-digit code as written (a string, not a number)', async () => {
+    fakeServer({});
+    renderApp('/signup?code=00123456789012345678');
+    expect(await screen.findByLabelText('Invite Code')).toHaveValue('00123456789012345678');
+  });
+
+  describe('client validation, in the spec order', () => {
+    it('Invite code is required', async () => {
+      const server = fakeServer({});
+      const { user } = renderApp('/signup');
+      await fill(user, { ...valid, inviteCode: '   ' });
+      await findAnnounced('Invite code is required');
+      expect(screen.getByLabelText('Invite Code')).toHaveFocus();
+      expect(server.requests).toHaveLength(0);
+    });
+
+    it('Passwords do not match (checked before the length)', async () => {
+      const server = fakeServer({});
+      const { user } = renderApp('/signup');
+      await fill(user, { ...valid, password: 'short1', confirm: 'short2' });
+      await findAnnounced('Passwords do not match');
+      expect(server.requests).toHaveLength(0);
+    });
+
+    it('Password must be at least 8 characters long', async () => {
+      const server = fakeServer({});
+      const { user } = renderApp('/signup');
+      await fill(user, { ...valid, password: 'short12', confirm: 'short12' });
+      await findAnnounced('Password must be at least 8 characters long');
+      expect(server.requests).toHaveLength(0);
+    });
+
+    it('an invalid email', async () => {
+      fakeServer({});
+      const { user } = renderApp('/signup');
+      await fill(user, { ...valid, email: 'carol' });
+      await findAnnounced('Please enter a valid email address.');
+    });
+  });
+
+  it('creates the account, requests the verification email, counts down 5 s, then shows login', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let release!: () => void;
+    const server = fakeServer({
+      [CREATE]: () =>
+        new Promise<Response>((resolve) => {
+          release = () => resolve(json(200, makeUser({ email: '', verified: false })));
+        }),
+      [REQUEST_VERIFICATION]: () => noContent(),
+    });
+    const { user, router } = renderApp('/signup?code=ABCD-EFGH', { fakeTimers: true });
+    await fill(user, { ...valid, inviteCode: undefined });
+    expect(await screen.findByRole('button', { name: 'Creating account...' })).toBeDisabled();
+    await act(async () => release());
+
+    expect(
+      await screen.findByRole('heading', { name: 'Account created successfully' }),
+    ).toHaveFocus();
+    expect(screen.getByText(/check your inbox and spam folder/i)).toBeInTheDocument();
+    expect(screen.getByText('Redirecting to login in 5 seconds...')).toBeInTheDocument();
+    expect(server.to('POST', '/api/collections/users/records')[0]?.body).toEqual({
+      email: 'carol@example.com',
+      password: 'long enough pw',
+      passwordConfirm: 'long enough pw',
+      inviteCode: 'ABCD-EFGH',
+    });
+    expect(server.to('POST', '/api/collections/users/request-verification')[0]?.body).toEqual({
+      email: 'carol@example.com',
+    });
+
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(screen.getByText('Redirecting to login in 4 seconds...')).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(3000));
+    expect(screen.getByText('Redirecting to login in 1 second...')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/signup');
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('offers Back to Login after creating the account', async () => {
+    fakeServer({
+      [CREATE]: () => json(200, makeUser({ verified: false })),
+      [REQUEST_VERIFICATION]: () => noContent(),
+    });
+    const { user, router } = renderApp('/signup');
+    await fill(user, valid);
+    await user.click(await screen.findByRole('button', { name: 'Back to Login' }));
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('still reports success when the verification email request fails', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    fakeServer({
+      [CREATE]: () => json(200, makeUser({ verified: false })),
+      [REQUEST_VERIFICATION]: () => pbError(429, 'Too Many Requests.'),
+    });
+    const { user } = renderApp('/signup');
+    await fill(user, valid);
+    expect(
+      await screen.findByRole('heading', { name: 'Account created successfully' }),
+    ).toBeInTheDocument();
+  });
+
+  describe('server errors, in priority order', () => {
+    const cases: Array<[string, Handler, string]> = [
+      [
+        'email first',
+        () =>
+          pbError(
+            400,
+            'Failed to create record.',
+            fieldErrors({
+              email: 'Value must be unique.',
+              password: 'Must be at least 8 character(s).',
+              inviteCode: 'Invalid or already used invite code.',
+            }),
+          ),
+        'Email: Value must be unique.',
+      ],
+      [
+        'then password',
+        () =>
+          pbError(
+            400,
+            'Failed to create record.',
+            fieldErrors({
+              password: 'This password is too common. Choose one that is harder to guess.',
+              inviteCode: 'Cannot be blank.',
+            }),
+          ),
+        'Password: This password is too common. Choose one that is harder to guess.',
+      ],
+      [
+        'then invite code',
+        () =>
+          pbError(
+            400,
+            'Failed to create record.',
+            fieldErrors({ inviteCode: 'Invalid or already used invite code.' }),
+          ),
+        'Invite code: Invalid or already used invite code.',
+      ],
+      ['then the error message', () => pbError(429, 'Too Many Requests.'), 'Too Many Requests.'],
+      [
+        'else the default',
+        () => new Response('not json', { status: 500 }),
+        'Failed to create account. Please try again.',
+      ],
+    ];
+    it.each(cases)('%s', async (_name, handler, message) => {
+      fakeServer({ [CREATE]: handler });
+      const { user } = renderApp('/signup');
+      await fill(user, valid);
+      await findAnnounced(message);
+      expect(screen.getByRole('button', { name: 'Sign Up' })).toBeEnabled();
+    });
+
+    it('a network failure shows the default', async () => {
+      vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+      const { user } = renderApp('/signup');
+      await fill(user, valid);
+      await findAnnounced('Failed to create account. Please try again.');
+    });
+  });
+});

@@ -1,0 +1,166 @@
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { Alert, LiveMessage } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Field } from '../../components/ui/field';
+import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
+import { appName } from '../../lib/app-config';
+import { redirectText, useCountdown } from '../../lib/use-countdown';
+import { signUp, signUpErrorMessage } from './api';
+import { MIN_PASSWORD_LENGTH, checkSignUp } from './validation';
+
+type FieldName = 'email' | 'inviteCode' | 'password' | 'passwordConfirm';
+
+export const SIGNUP_REDIRECT_SECONDS = 5;
+
+export function SignUpScreen({ code }: { code?: string }) {
+  usePageTitle('Sign up');
+  const navigate = useNavigate();
+  const [values, setValues] = useState({
+    email: '',
+    inviteCode: code ?? '',
+    password: '',
+    passwordConfirm: '',
+  });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [invalid, setInvalid] = useState<FieldName | null>(null);
+  const [created, setCreated] = useState(false);
+  const refs = {
+    email: useRef<HTMLInputElement>(null),
+    inviteCode: useRef<HTMLInputElement>(null),
+    password: useRef<HTMLInputElement>(null),
+    passwordConfirm: useRef<HTMLInputElement>(null),
+  };
+
+  const goToLogin = () => void navigate({ to: '/' });
+  const secondsLeft = useCountdown(SIGNUP_REDIRECT_SECONDS, created, goToLogin);
+
+  const set = (field: FieldName) => (e: ChangeEvent<HTMLInputElement>) =>
+    setValues((v) => ({ ...v, [field]: e.target.value }));
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const problem = checkSignUp(values);
+    if (problem) {
+      setInvalid(problem.field);
+      setError(problem.message);
+      refs[problem.field].current?.focus();
+      return;
+    }
+    setInvalid(null);
+    setError(null);
+    setBusy(true);
+    try {
+      await signUp(values);
+      setCreated(true);
+    } catch (err) {
+      setError(signUpErrorMessage(err));
+      setBusy(false);
+    }
+  }
+
+  if (created) {
+    return (
+      <ScreenShell>
+        <Card className="flex flex-col gap-4">
+          <ScreenHeading>Account created successfully</ScreenHeading>
+          <p role="status">
+            Please check your inbox and spam folder for a verification email, then follow the link
+            in it to verify your email address.
+          </p>
+          <p className="text-slate-700 dark:text-slate-300">{redirectText(secondsLeft)}</p>
+          <Button onClick={goToLogin} className="w-full">
+            Back to Login
+          </Button>
+        </Card>
+      </ScreenShell>
+    );
+  }
+
+  return (
+    <ScreenShell>
+      <div className="flex flex-col gap-2">
+        <ScreenHeading>Create your account</ScreenHeading>
+        <p className="text-slate-700 dark:text-slate-300">
+          {appName()} is invite-only: you need an invite code to sign up.
+        </p>
+      </div>
+      {code ? (
+        <Alert tone="info">
+          <p className="font-semibold">Welcome! You&apos;ve been invited.</p>
+          <p className="mt-1">
+            Your invite code <span className="font-mono font-semibold break-all">{code}</span> has
+            been filled in for you.
+          </p>
+        </Alert>
+      ) : null}
+      <Card>
+        <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" aria-label="Sign up">
+          <LiveMessage tone="error">{error}</LiveMessage>
+          <Field
+            ref={refs.email}
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            value={values.email}
+            aria-invalid={invalid === 'email' || undefined}
+            onChange={set('email')}
+          />
+          <Field
+            ref={refs.inviteCode}
+            label="Invite Code"
+            name="inviteCode"
+            type="text"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            required
+            value={values.inviteCode}
+            aria-invalid={invalid === 'inviteCode' || undefined}
+            onChange={set('inviteCode')}
+            className="font-mono"
+          />
+          <Field
+            ref={refs.password}
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={MIN_PASSWORD_LENGTH}
+            hint="At least 8 characters."
+            value={values.password}
+            aria-invalid={invalid === 'password' || undefined}
+            onChange={set('password')}
+          />
+          <Field
+            ref={refs.passwordConfirm}
+            label="Confirm Password"
+            name="passwordConfirm"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={MIN_PASSWORD_LENGTH}
+            value={values.passwordConfirm}
+            aria-invalid={invalid === 'passwordConfirm' || undefined}
+            onChange={set('passwordConfirm')}
+          />
+          <Button type="submit" className="w-full" disabled={busy}>
+            {busy ? 'Creating account...' : 'Sign Up'}
+          </Button>
+        </form>
+      </Card>
+      <p className="text-center text-slate-700 dark:text-slate-300">
+        Already have an account?{' '}
+        <Link to="/" className={textLink}>
+          Sign in
+        </Link>
+      </p>
+    </ScreenShell>
+  );
+}

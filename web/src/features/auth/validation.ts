@@ -1,0 +1,50 @@
+/** Client-side checks, in the order the spec gives them, with its exact messages. */
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+export interface FieldProblem<F extends string> {
+  field: F;
+  message: string;
+}
+
+// The WHATWG definition of a valid e-mail address (what <input type="email"> accepts).
+const EMAIL =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+
+export function checkEmail(email: string): FieldProblem<'email'> | null {
+  const value = email.trim();
+  if (!value) return { field: 'email', message: 'Please enter your email address.' };
+  if (!EMAIL.test(value)) return { field: 'email', message: 'Please enter a valid email address.' };
+  return null;
+}
+
+export function checkSignUp(input: {
+  email: string;
+  inviteCode: string;
+  password: string;
+  passwordConfirm: string;
+}): FieldProblem<'email' | 'inviteCode' | 'password' | 'passwordConfirm'> | null {
+  const email = checkEmail(input.email);
+  if (email) return email;
+  if (!input.inviteCode.trim()) return { field: 'inviteCode', message: 'Invite code is required' };
+  if (input.password !== input.passwordConfirm) {
+    return { field: 'passwordConfirm', message: 'Passwords do not match' };
+  }
+  if (input.password.length < MIN_PASSWORD_LENGTH) {
+    return { field: 'password', message: 'Password must be at least 8 characters long' };
+  }
+  return null;
+}
+
+export function checkNewPassword(input: {
+  password: string;
+  passwordConfirm: string;
+}): FieldProblem<'password' | 'passwordConfirm'> | null {
+  if (input.password !== input.passwordConfirm) {
+    return { field: 'passwordConfirm', message: 'Passwords do not match' };
+  }
+  if (input.password.length < MIN_PASSWORD_LENGTH) {
+    return { field: 'password', message: 'Password must be at least 8 characters' };
+  }
+  return null;
+}

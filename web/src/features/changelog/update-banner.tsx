@@ -1,0 +1,42 @@
+import { useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { NavButton } from '../../components/ui/nav-button';
+import { readLastViewedVersion, storeLastViewedVersion, useChangelog } from './api';
+
+/** "New Update": shown while the latest release differs from the last one the user viewed. */
+export function UpdateBanner() {
+  const changelog = useChangelog();
+  const [lastViewed, setLastViewed] = useState(readLastViewedVersion);
+  const latest = changelog.data?.[0];
+  if (!latest || latest.version === lastViewed) return null;
+
+  const markViewed = () => {
+    storeLastViewedVersion(latest.version);
+    setLastViewed(latest.version);
+  };
+
+  return (
+    <section
+      aria-labelledby="update-banner-title"
+      className="relative rounded-xl border border-blue-300 bg-blue-50 p-4 pr-14 text-blue-950 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-50"
+    >
+      <h2 id="update-banner-title" className="font-semibold">
+        New Update
+      </h2>
+      <p className="mt-1 break-words">
+        <span className="font-semibold">v{latest.version}</span>: {latest.title}
+      </p>
+      <NavButton to="/whats-new" className="mt-3" onClick={markViewed}>
+        View What&apos;s New
+      </NavButton>
+      <Button
+        variant="ghost"
+        aria-label="Dismiss update"
+        className="absolute top-2 right-2 size-11 px-0 text-xl text-blue-950 dark:text-blue-50 dark:hover:bg-blue-900"
+        onClick={markViewed}
+      >
+        <span aria-hidden="true">×</span>
+      </Button>
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+import { useId, useState } from 'react';
+import { LiveMessage } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import type { UserRecord } from '../../lib/pb';
+import { generateErrorMessage, useGenerateInviteCodes, useInviteCodes } from './api';
+import { CopyInviteButton } from './copy-invite-button';
+
+export function InviteCodesSection({ user }: { user: UserRecord }) {
+  const codes = useInviteCodes(user.id);
+  const generate = useGenerateInviteCodes(user.id);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const headingId = useId();
+  const listId = useId();
+  const isInitialUser = user.isInitialUser === true;
+
+  function onGenerate() {
+    setNotice(null);
+    setError(null);
+    generate.mutate(undefined, {
+      onSuccess: (result) =>
+        setNotice(
+          `Generated ${result.generated} new invite ${result.generated === 1 ? 'code' : 'codes'}.`,
+        ),
+      onError: (err) => setError(generateErrorMessage(err)),
+    });
+  }
+
+  const generateButton = (label: string) => (
+    <Button onClick={onGenerate} disabled={generate.isPending} className="min-w-40">
+      {generate.isPending ? 'Generating...' : label}
+    </Button>
+  );
+
+  return (
+    <Card aria-labelledby={headingId} className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id={headingId} className="text-lg font-semibold">
+          Invite Codes
+        </h2>
+        {isInitialUser && codes.isSuccess && codes.data.length > 0
+          ? generateButton('Generate 5 More')
+          : null}
+      </div>
+      <p className="text-sm text-slate-700 dark:text-slate-300">
+        Each code lets one person create an account. Copy Invite copies a sign-up link with the code
+        in it.
+      </p>
+      <LiveMessage tone="success">{notice}</LiveMessage>
+      <LiveMessage tone="error">{error}</LiveMessage>
+      {codes.isPending ? (
+        <p className="text-sm text-slate-700 dark:text-slate-300">Loading invite codes...</p>
+      ) : null}
+      {codes.isSuccess && codes.data.length === 0 ? (
+        <div className="flex flex-col items-start gap-3">
+          <p className="text-slate-700 dark:text-slate-300">No invite codes available.</p>
+          {isInitialUser ? generateButton('Generate Codes') : null}
+        </div>
+      ) : null}
+      {codes.isSuccess && codes.data.length > 0 ? (
+        <ul className="flex flex-col gap-2" aria-label="Your invite codes">
+          {codes.data.map((invite) => (
+            <li
+              key={invite.id}
+              className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-slate-200 px-3 py-2 dark:border-slate-700"
+            >
+              <code
+                id={`${listId}-${invite.id}`}
+                className="min-w-0 font-mono text-sm font-semibold break-all"
+              >
+                {invite.code}
+              </code>
+              <CopyInviteButton
+                code={invite.code}
+                describedBy={`${listId}-${invite.id}`}
+                onError={(link) =>
+                  setError(`Could not copy automatically. Your invite link: ${link}`)
+                }
+              />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Card>
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * Reads the session the SDK's LocalAuthStore persisted, without loading the SDK. Route guards use
+ * it, so the first screen of a visitor does not have to download the client library. All writes
+ * (sign-in, refresh, clear) go through the SDK (`lib/pb.ts`), which owns this storage entry.
+ */
+
+/** The SDK's LocalAuthStore default key. */
+export const AUTH_STORAGE_KEY = 'pocketbase_auth';
+
+export interface UserRecord {
+  id: string;
+  collectionId: string;
+  collectionName: string;
+  email: string;
+  verified: boolean;
+  isInitialUser?: boolean;
+  created?: string;
+}
+
+export interface StoredSession {
+  token: string;
+  record: UserRecord | null;
+}
+
+export function readStoredSession(): StoredSession {
+  let raw: string | null;
+  try {
+    raw = window.localStorage.getItem(AUTH_STORAGE_KEY);
+  } catch {
+    return { token: '', record: null };
+  }
+  if (!raw) return { token: '', record: null };
+  try {
+    const parsed = JSON.parse(raw) as { token?: unknown; record?: unknown; model?: unknown };
+    const token = typeof parsed.token === 'string' ? parsed.token : '';
+    const record = (parsed.record ?? parsed.model ?? null) as UserRecord | null;
+    return { token, record: record && typeof record === 'object' ? record : null };
+  } catch {
+    return { token: '', record: null };
+  }
+}
+
+/** Same rule as the SDK's isTokenExpired: a token without a future `exp` is not valid. */
+export function isTokenExpired(token: string): boolean {
+  const part = token.split('.')[1];
+  if (!part) return true;
+  try {
+    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/'));
+    const payload = JSON.parse(json) as { exp?: unknown };
+    return typeof payload.exp !== 'number' || payload.exp <= Date.now() / 1000;
+  } catch {
+    return true;
+  }
+}
+
+/** The signed-in, verified user of the stored session, or null. */
+export function storedUser(): UserRecord | null {
+  const { token, record } = readStoredSession();
+  if (!token || isTokenExpired(token)) return null;
+  return record && record.verified === true ? record : null;
+}

@@ -1,0 +1,21 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app';
+import { createAuth } from './lib/auth';
+import { createQueryClient } from './lib/query-client';
+import { createAppRouter } from './router';
+import './styles.css';
+
+const auth = createAuth();
+// Confirm a stored session as early as possible; the root route waits for it.
+void auth.ready();
+const queryClient = createQueryClient();
+const router = createAppRouter({ auth, queryClient });
+
+const root = document.getElementById('root');
+if (!root) throw new Error('Missing #root element');
+createRoot(root).render(
+  <StrictMode>
+    <App router={router} queryClient={queryClient} />
+  </StrictMode>,
+);

@@ -1,0 +1,13 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { ProfileScreen } from '../../features/account/profile-screen';
+
+export const Route = createFileRoute('/_auth/profile')({
+  // Start loading the invite codes with the screen (also on hover of a link to it).
+  loader: async ({ context }) => {
+    const user = context.auth.user();
+    if (!user) return;
+    const { inviteCodesQueryOptions } = await import('../../features/invites/api');
+    void context.queryClient.prefetchQuery(inviteCodesQueryOptions(user.id));
+  },
+  component: ProfileScreen,
+});

@@ -1,0 +1,135 @@
+import { vi } from 'vitest';
+import { AUTH_STORAGE_KEY, type UserRecord } from '../lib/session';
+
+/**
+ * A stand-in for the Gatehouse server at the HTTP boundary: `fetch` is stubbed, so the real SDK and
+ * the app's real fetchers run. Routes are "METHOD /path" → handler; anything else is a 404 in the
+ * server's error envelope.
+ */
+export interface FakeRequest {
+  method: string;
+  path: string;
+  headers: Headers;
+  body: unknown;
+}
+export type Handler = (req: FakeRequest) => Response | Promise<Response>;
+
+export function json(status: number, body: unknown): Response {
+  return new Response(status === 204 ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+export function noContent(): Response {
+  return new Response(null, { status: 204 });
+}
+
+/** The server's error envelope: {"data":{...},"message":"...","status":N}. */
+export function pbError(status: number, message: string, data: Record<string, unknown> = {}) {
+  return json(status, { data, message, status });
+}
+
+export function fieldErrors(fields: Record<string, string>) {
+  return Object.fromEntries(
+    Object.entries(fields).map(([field, message]) => [field, { code: 'validation_x', message }]),
+  );
+}
+
+export function fakeServer(routes: Record<string, Handler>) {
+  const requests: FakeRequest[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(
+      typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+      'http://localhost',
+    );
+    const method = (init?.method ?? 'GET').toUpperCase();
+    let body: unknown = undefined;
+    if (typeof init?.body === 'string') {
+      try {
+        body = JSON.parse(init.body);
+      } catch {
+        body = init.body;
+      }
+    }
+    const req: FakeRequest = {
+      method,
+      path: url.pathname,
+      headers: new Headers(init?.headers),
+      body,
+    };
+    requests.push(req);
+    const handler = routes[`${method} ${url.pathname}`];
+    if (!handler) return pbError(404, "The requested resource wasn't found.");
+    return handler(req);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return {
+    requests,
+    to(method: string, path: string) {
+      return requests.filter((r) => r.method === method && r.path === path);
+    },
+  };
+}
+
+/** A JWT-shaped token the SDK accepts as unexpired (it only decodes the payload). */
+export function makeToken(id: string, secondsLeft = 3600): string {
+  const payload = btoa(
+    JSON.stringify({
+      id,
+      type: 'auth',
+      collectionId: '_pb_users_auth_',
+      refreshable: true,
+      exp: Math.floor(Date.now() / 1000) + secondsLeft,
+    }),
+  );
+  return `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.${payload}.signature`;
+}
+
+export function makeUser(overrides: Partial<UserRecord> = {}): UserRecord {
+  return {
+    id: 'abc123def456ghi',
+    collectionId: '_pb_users_auth_',
+    collectionName: 'users',
+    email: 'alice@example.com',
+    verified: true,
+    isInitialUser: false,
+    created: '2026-08-14 07:16:55.123Z',
+    ...overrides,
+  };
+}
+
+/** Puts a session in the SDK's storage, as a previous visit would have. */
+export function storeSession(user: UserRecord, token = makeToken(user.id)): string {
+  window.localStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify({ token, record: user }));
+  return token;
+}
+
+export function authRefreshOk(user: UserRecord): Handler {
+  return () => json(200, { token: makeToken(user.id), record: user });
+}
+
+export const sampleChangelog = [
+  {
+    version: '1.2.0',
+    date: '2026-11-20',
+    title: 'Faster invites',
+    summary: 'Invite links are quicker to share.',
+    features: ['One-tap copy of invite links'],
+    improvements: ['Smaller download'],
+    fixes: ['The banner no longer flickers'],
+  },
+  {
+    version: '1.1.0',
+    date: '2026-10-01',
+    title: 'Password reset',
+    summary: 'Reset a forgotten password by email.',
+    features: [],
+    improvements: [],
+    fixes: [],
+  },
+];
+
+export function changelogOk(entries: unknown = sampleChangelog): Handler {
+  return () => json(200, entries);
+}
