@@ -42,17 +42,19 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
     }
   });
 
-  const https = ctx.config.appUrl.startsWith('https:');
+  const securityHeaders = {
+    'x-content-type-options': 'nosniff',
+    // Tokens travel in URLs (mailed links): never leak them to another site.
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    ...(ctx.config.appUrl.startsWith('https:')
+      ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
+      : {}),
+  };
   app.addHook('onRequest', async (request, reply) => {
-    reply.headers({
-      'x-content-type-options': 'nosniff',
-      // Tokens travel in URLs (mailed links): never leak them to another site.
-      'referrer-policy': 'no-referrer',
-      'x-frame-options': 'DENY',
-      'cross-origin-opener-policy': 'same-origin',
-      'cross-origin-resource-policy': 'same-origin',
-      ...(https ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
-    });
+    reply.headers(securityHeaders);
     if (isApi(request)) {
       reply.header('cache-control', 'no-store');
       await ctx.limiter.check(LIMITS.api, request.ip);
@@ -60,6 +62,7 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
   });
 
   app.addHook('onResponse', async (request, reply) => {
+    if (!log.isLevelEnabled('info')) return;
     request.log.info(
       {
         method: request.method,

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Tokens } from './accounts/tokens.js';
 import type { Config } from './config.js';
+import type { PreparedQueries } from './db/prepared.js';
 import type { Database } from './db/schema.js';
 import type { RateLimiter } from './http/rate-limit.js';
 
@@ -9,6 +10,8 @@ import type { RateLimiter } from './http/rate-limit.js';
 export interface AppContext {
   config: Config;
   db: Kysely<Database>;
+  /** Hot-path reads compiled once (db/prepared.ts). */
+  queries: PreparedQueries;
   tokens: Tokens;
   limiter: RateLimiter;
   /** Wakes the mail worker after a commit that queued mail. */

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations.js';
+import { preparedQueries } from './db/prepared.js';
 import { MemoryCounterStore, RateLimiter, RedisCounterStore } from './http/rate-limit.js';
 import { WebApp } from './http/web-app.js';
 import { bootstrapInviteLink, hasInitialUser } from './invites/service.js';
@@ -63,7 +64,15 @@ export async function startServer(
       log,
     });
 
-    const ctx: AppContext = { config, db, tokens, limiter, log, mailQueued: () => worker.notify() };
+    const ctx: AppContext = {
+      config,
+      db,
+      queries: preparedQueries(db),
+      tokens,
+      limiter,
+      log,
+      mailQueued: () => worker.notify(),
+    };
     const webApp = await WebApp.load(config.webDist, config);
     const app = buildApp(ctx, webApp, log);
     // Closing order (reversed): HTTP first (in-flight requests finish), then the worker.

@@ -39,7 +39,7 @@ export function findUserByEmail(ctx: AppContext, email: string): Promise<User | 
 }
 
 export function findUserById(ctx: AppContext, id: string): Promise<User | undefined> {
-  return ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return ctx.queries.userById(id);
 }
 
 /** The email field rule shared by the request-* endpoints. */

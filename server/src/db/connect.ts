@@ -40,8 +40,30 @@ export function openDatabase(options: {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   return { db, kind: 'sqlite', location: file, close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query afresh; preparing costs more than running a small query. The
+ * queries are parameterised, so their SQL text is a small fixed set: keep each statement once.
+ */
+function withStatementCache(sqlite: SQLite.Database, limit = 500) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (!statement) {
+        statement = sqlite.prepare(sql);
+        if (cache.size >= limit) cache.delete(cache.keys().next().value!);
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 /** True when the error is a unique-constraint violation, on either database. */

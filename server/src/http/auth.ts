@@ -29,11 +29,7 @@ async function load(ctx: AppContext, token: string): Promise<User | undefined> {
   if (!token) return undefined;
   const claims = Tokens.decode(token);
   if (!claims || claims.type !== 'auth') return undefined;
-  const user = await ctx.db
-    .selectFrom('users')
-    .selectAll()
-    .where('id', '=', claims.id)
-    .executeTakeFirst();
+  const user = await ctx.queries.userById(claims.id);
   if (!user || !ctx.tokens.verify(token, 'auth', user)) return undefined;
   return user;
 }

@@ -43,14 +43,7 @@ export async function createInviteCodes(
 
 /** The user's unused codes, newest first. */
 export async function listInviteCodes(ctx: AppContext, ownerId: string): Promise<InviteCodeView[]> {
-  const rows = await ctx.db
-    .selectFrom('invite_codes')
-    .select(['id', 'code', 'created'])
-    .where('owner_id', '=', ownerId)
-    .where('used_at', 'is', null)
-    .orderBy('created', 'desc')
-    .orderBy('id')
-    .execute();
+  const rows = await ctx.queries.unusedCodes(ownerId);
   return rows.map((r) => ({ id: r.id, code: formatInviteCode(r.code), created: r.created }));
 }
 
