@@ -1,5 +1,8 @@
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/connect.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { DATABASE_FILE, openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations.js';
 import { bootstrapInviteLink, InitialUserExistsError } from './invites/service.js';
 
@@ -14,11 +17,30 @@ export async function initialInviteLink(config: Config): Promise<string> {
   }
 }
 
+/**
+ * A consistent copy of the SQLite database while the server runs (SQLite's online backup).
+ * PostgreSQL is backed up with its own tools (pg_dump); see docs/operations.md.
+ */
+export async function backupDatabase(config: Config, target: string): Promise<void> {
+  if (config.databaseUrl) {
+    throw new ConfigError(['backup copies the SQLite database; with DATABASE_URL use pg_dump']);
+  }
+  const file = path.join(config.dataDir, DATABASE_FILE);
+  if (!fs.existsSync(file)) throw new ConfigError([`no database at ${file}`]);
+  const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
+  try {
+    await sqlite.backup(target);
+  } finally {
+    sqlite.close();
+  }
+}
+
 const USAGE = `Usage: npm run --silent cli -- <command>
 
 Commands:
   initial-invite   Print the sign-up link that creates the initial user (one line on stdout).
                    Fails once the initial user exists.
+  backup <file>    Copy the SQLite database to <file>, safely while the server runs.
 `;
 
 async function run(args: string[]): Promise<number> {
@@ -26,6 +48,11 @@ async function run(args: string[]): Promise<number> {
   if (command === 'initial-invite') {
     const link = await initialInviteLink(loadConfig(process.env));
     process.stdout.write(`${link}\n`);
+    return 0;
+  }
+  if (command === 'backup' && args[1]) {
+    await backupDatabase(loadConfig(process.env), path.resolve(args[1]));
+    process.stdout.write(`Backed up to ${path.resolve(args[1])}\n`);
     return 0;
   }
   if (command === undefined || command === 'help' || command === '--help') {

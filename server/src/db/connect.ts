@@ -5,6 +5,9 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
+/** The SQLite database's file name inside DATA_DIR. */
+export const DATABASE_FILE = 'gatehouse.db';
+
 export type DatabaseKind = 'sqlite' | 'postgres';
 
 export interface DatabaseHandle {
@@ -33,7 +36,7 @@ export function openDatabase(options: {
   }
 
   fs.mkdirSync(options.dataDir, { recursive: true });
-  const file = path.join(options.dataDir, 'gatehouse.db');
+  const file = path.join(options.dataDir, DATABASE_FILE);
   const sqlite = new SQLite(file);
   // WAL: readers never block the writer; NORMAL sync is durable across process crashes in WAL mode.
   sqlite.pragma('journal_mode = WAL');
