@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import { linkIn, VERIFY_SUBJECT, waitForMail } from './mail';
+
+/** Talks to the server directly, to set up people a screen needs (the journeys use the UI). */
+
+export function uniqueEmail(who: string): string {
+  return `${who}-${randomBytes(4).toString('hex')}@example.com`;
+}
+
+/** A password that is long enough and not on any common-password list. */
+export function newPassword(): string {
+  return `Gh-${randomBytes(9).toString('base64url')}-tide`;
+}
+
+async function call<T>(base: string, method: string, path: string, body?: unknown, token?: string) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: token } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export interface Member {
+  email: string;
+  password: string;
+  id: string;
+}
+
+/** Signs up with `code` and requests the verification mail; the account stays unverified. */
+export async function signUpUnverified(base: string, code: string, who: string): Promise<Member> {
+  const email = uniqueEmail(who);
+  const password = newPassword();
+  const record = await call<{ id: string }>(base, 'POST', '/api/collections/users/records', {
+    email,
+    password,
+    passwordConfirm: password,
+    inviteCode: code,
+  });
+  await call(base, 'POST', '/api/collections/users/request-verification', { email });
+  return { email, password, id: record.id };
+}
+
+/** The token of the verification mail the member was sent. */
+export async function verificationLink(base: string, email: string): Promise<string> {
+  return linkIn(await waitForMail(email, VERIFY_SUBJECT), `${base}/verify-email?token=`);
+}
+
+export async function verify(base: string, email: string): Promise<void> {
+  const token = new URL(await verificationLink(base, email)).searchParams.get('token');
+  await call(base, 'POST', '/api/collections/users/confirm-verification', { token });
+}
+
+/** Signs up with `code`, confirms the mailed link: a member who can sign in. */
+export async function signUpVerified(base: string, code: string, who: string): Promise<Member> {
+  const member = await signUpUnverified(base, code, who);
+  await verify(base, member.email);
+  return member;
+}
+
+export interface AccountRecord {
+  id: string;
+  email: string;
+  verified: boolean;
+  created: string;
+  isInitialUser: boolean;
+}
+
+async function authenticate(base: string, member: { email: string; password: string }) {
+  return call<{ token: string; record: AccountRecord }>(
+    base,
+    'POST',
+    '/api/collections/users/auth-with-password',
+    { identity: member.email, password: member.password },
+  );
+}
+
+export async function logIn(base: string, member: { email: string; password: string }) {
+  return (await authenticate(base, member)).token;
+}
+
+/** The member's record as the server has it (id, created, ...). */
+export async function accountRecord(base: string, member: { email: string; password: string }) {
+  return (await authenticate(base, member)).record;
+}
+
+export async function inviteCodes(
+  base: string,
+  member: { email: string; password: string },
+): Promise<string[]> {
+  const token = await logIn(base, member);
+  const list = await call<{ codes: { code: string }[] }>(
+    base,
+    'GET',
+    '/api/invite-codes',
+    undefined,
+    token,
+  );
+  return list.codes.map((c) => c.code);
+}
+
+export interface ChangelogEntry {
+  version: string;
+  date: string;
+  title: string;
+  summary: string;
+  features: string[];
+  improvements: string[];
+  fixes: string[];
+}
+
+export async function changelog(base: string): Promise<ChangelogEntry[]> {
+  return call<ChangelogEntry[]>(base, 'GET', '/changelog.json');
+}

@@ -1,0 +1,65 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+
+/** Checks every screen state gets: accessibility (axe) in light and dark, and 360 px width. */
+
+const PHONE = { width: 360, height: 740 };
+const LAPTOP = { width: 1280, height: 800 };
+
+async function axeProblems(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help}\n` +
+        v.nodes
+          .slice(0, 5)
+          .map((n) => `      ${n.target.join(' ')}: ${n.failureSummary?.replace(/\s+/g, ' ')}`)
+          .join('\n'),
+    );
+}
+
+/** The page is no wider than the viewport: nothing makes a phone scroll sideways. */
+export async function sidewaysOverflow(page: Page): Promise<{ scroll: number; client: number }> {
+  return page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
+}
+
+/**
+ * Scans the screen as it is now: axe at laptop width in light and dark, then at 360 px wide
+ * (axe again, and no sideways scrolling). Leaves the page at laptop width and light.
+ */
+export async function checkScreen(page: Page, screen: string): Promise<void> {
+  await test.step(`axe and 360 px: ${screen}`, async () => {
+    const problems: string[] = [];
+    const viewport = page.viewportSize() ?? LAPTOP;
+    try {
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize(LAPTOP);
+        problems.push(...(await axeProblems(page)).map((p) => `[${scheme}, laptop] ${p}`));
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize(PHONE);
+      problems.push(...(await axeProblems(page)).map((p) => `[light, 360 px] ${p}`));
+      const { scroll, client } = await sidewaysOverflow(page);
+      if (scroll > client) {
+        problems.push(`[360 px] the page scrolls sideways: scrollWidth ${scroll} > ${client}`);
+      }
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize(viewport);
+    }
+    expect(problems, `${screen}: serious or critical accessibility/layout problems`).toEqual([]);
+  });
+}
+
+/** Every screen has its own title: `<Screen> · Gatehouse`. */
+export async function expectScreenTitle(page: Page, exact?: string): Promise<string> {
+  if (exact) await expect(page).toHaveTitle(exact);
+  else await expect(page).toHaveTitle(/^\S.* · Gatehouse$/);
+  return page.title();
+}

@@ -1,0 +1,36 @@
+/** What the global setup hands to the test workers (through environment variables). */
+
+export interface AppServer {
+  /** Base URL, also the server's APP_URL, e.g. http://127.0.0.1:41234 (no trailing slash). */
+  url: string;
+  /** The sign-up link for the initial user that the server printed at start. */
+  bootstrapLink: string;
+}
+
+/** Each spec file that needs an untouched database gets a server of its own. */
+export type ServerName = 'journey' | 'screens';
+
+export interface E2EEnv {
+  servers: Record<ServerName, AppServer>;
+  /** Every captured mail is a JSON file (`CapturedMail`) in this folder. */
+  mailDir: string;
+}
+
+export interface CapturedMail {
+  /** Envelope recipients, lower-cased. */
+  to: string[];
+  from: string;
+  subject: string;
+  text: string;
+  html: string;
+  receivedAt: number;
+}
+
+export const ENV_KEY = 'GATEHOUSE_E2E';
+
+export function e2eEnv(): E2EEnv {
+  const raw = process.env[ENV_KEY];
+  if (!raw)
+    throw new Error(`${ENV_KEY} is not set: run the suite through e2e/playwright.config.ts`);
+  return JSON.parse(raw) as E2EEnv;
+}

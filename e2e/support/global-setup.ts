@@ -1,0 +1,168 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { ENV_KEY, type AppServer, type CapturedMail, type E2EEnv, type ServerName } from './env';
+import { parseMail } from './mime';
+
+/**
+ * Starts a real SMTP receiver and the real built server (one per spec world, each with a fresh
+ * SQLite DATA_DIR), hands their addresses to the workers, and returns the teardown.
+ */
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+const SERVER_NAMES: ServerName[] = ['journey', 'screens'];
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  for (const built of ['server/dist/main.js', 'web/dist/index.html']) {
+    if (!existsSync(path.join(root, built))) {
+      throw new Error(`${built} is missing: run \`npm run build\` before the browser journeys.`);
+    }
+  }
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-e2e-'));
+  const mailDir = path.join(work, 'mail');
+  await fs.mkdir(mailDir);
+
+  const smtp = await startMailReceiver(mailDir);
+  const started: RunningServer[] = [];
+  const teardown = async () => {
+    await Promise.all(started.map((s) => s.stop()));
+    await new Promise<void>((resolve) => smtp.server.close(() => resolve()));
+    if (!process.env.E2E_KEEP) await fs.rm(work, { recursive: true, force: true });
+  };
+
+  try {
+    const servers = {} as Record<ServerName, AppServer>;
+    for (const name of SERVER_NAMES) {
+      const server = await startAppServer(name, path.join(work, name), smtp.url);
+      started.push(server);
+      servers[name] = { url: server.url, bootstrapLink: server.bootstrapLink };
+    }
+    const env: E2EEnv = { servers, mailDir };
+    process.env[ENV_KEY] = JSON.stringify(env);
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  return teardown;
+}
+
+async function startMailReceiver(dir: string): Promise<{ server: SMTPServer; url: string }> {
+  let seq = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    closeTimeout: 200,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const mail: CapturedMail = {
+          ...parseMail(Buffer.concat(chunks).toString('latin1')),
+          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          receivedAt: Date.now(),
+        };
+        const file = path.join(dir, `${Date.now()}-${String(++seq).padStart(5, '0')}.json`);
+        // Written under a temporary name first so that a reader never sees half a file.
+        fs.writeFile(`${file}.tmp`, JSON.stringify(mail))
+          .then(() => fs.rename(`${file}.tmp`, file))
+          .then(() => callback(), callback);
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.server.address() as net.AddressInfo;
+  return { server, url: `smtp://127.0.0.1:${port}` };
+}
+
+interface RunningServer {
+  url: string;
+  bootstrapLink: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startAppServer(
+  name: string,
+  dataDir: string,
+  smtpUrl: string,
+): Promise<RunningServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--enable-source-maps', 'server/dist/main.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: url,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      SMTP_URL: smtpUrl,
+      RATE_LIMITS: 'off',
+      MAIL_POLL_MS: '100',
+      MAIL_RETRY_BASE_MS: '200',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const logFile = path.join(path.dirname(dataDir), `${name}-server.log`);
+  child.on('exit', () => void fs.writeFile(logFile, output).catch(() => {}));
+
+  const fail = (why: string) =>
+    new Error(`The ${name} server ${why}. Its output so far:\n${output.slice(-4000)}`);
+  const bootstrapLink = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(fail('printed no sign-up link within 30 s')), 30_000);
+    const look = () => {
+      const link = /^\s*(https?:\/\/\S+\/signup\?code=\S+)\s*$/m.exec(output)?.[1];
+      if (link) {
+        clearTimeout(timer);
+        child.stdout.off('data', look);
+        resolve(link);
+      }
+    };
+    child.stdout.on('data', look);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(fail(`exited with code ${code} before it was ready`));
+    });
+  });
+  const health = await fetch(`${url}/api/health`);
+  if (!health.ok) throw fail(`answered /api/health with ${health.status}`);
+
+  return { url, bootstrapLink, stop: () => stopChild(child) };
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,85 @@
+import { expect, type Locator, type Page, type Route } from '@playwright/test';
+
+/** Steps a person takes, in the spec's words. */
+
+export function loginHeading(page: Page) {
+  return page.getByRole('heading', { name: 'Welcome back' });
+}
+
+export async function expectLoginScreen(page: Page): Promise<void> {
+  await expect(loginHeading(page)).toBeVisible();
+  await expect(page).toHaveURL((url) => url.pathname === '/');
+}
+
+export async function expectHomeScreen(page: Page): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Welcome!' })).toBeVisible();
+  await expect(page).toHaveURL((url) => url.pathname === '/home');
+}
+
+export async function fillLogin(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+}
+
+export async function logInThroughUi(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/');
+  await expectLoginScreen(page);
+  await fillLogin(page, email, password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expectHomeScreen(page);
+}
+
+export async function fillSignUp(
+  page: Page,
+  values: { email: string; password: string; confirm?: string; code?: string },
+): Promise<void> {
+  await page.getByLabel('Email', { exact: true }).fill(values.email);
+  if (values.code !== undefined)
+    await page.getByLabel('Invite Code', { exact: true }).fill(values.code);
+  await page.getByLabel('Password', { exact: true }).fill(values.password);
+  await page
+    .getByLabel('Confirm Password', { exact: true })
+    .fill(values.confirm ?? values.password);
+}
+
+/**
+ * Holds every request to `path` until `release()` is called, so a busy state can be seen for
+ * sure. Returns a promise for the moment the first request is being held.
+ */
+export async function holdRequests(page: Page, path: string) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held!: () => void;
+  const arrived = new Promise<void>((resolve) => (held = resolve));
+  const passed: Promise<void>[] = [];
+  const handler = (route: Route) => {
+    held();
+    const passing = released.then(() => route.continue());
+    passed.push(passing);
+    return passing;
+  };
+  const pattern = (url: URL) => url.pathname === path;
+  await page.route(pattern, handler);
+  return {
+    arrived,
+    release: async () => {
+      release();
+      await Promise.all(passed);
+      await page.unroute(pattern, handler);
+    },
+  };
+}
+
+/** A control a person would call a button, whether it is built as a button or a link. */
+export function control(scope: Page | Locator, name: string | RegExp) {
+  const exact = typeof name === 'string';
+  return scope.getByRole('button', { name, exact }).or(scope.getByRole('link', { name, exact }));
+}
+
+/** Whether any auth token (a JWT) is left in the page's localStorage, under whatever key. */
+export async function storedTokens(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      Object.values(window.localStorage).filter((v) => /eyJ[\w-]+\.[\w-]+\.[\w-]+/.test(v)).length,
+  );
+}
