@@ -1,4 +1,4 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import {
   fakeServer,
@@ -113,9 +113,8 @@ describe('Sign-up (/signup)', () => {
     expect(await screen.findByRole('button', { name: 'Creating account...' })).toBeDisabled();
     await act(async () => release());
 
-    expect(
-      await screen.findByRole('heading', { name: 'Account created successfully' }),
-    ).toHaveFocus();
+    const heading = await screen.findByRole('heading', { name: 'Account created successfully' });
+    await waitFor(() => expect(heading).toHaveFocus());
     expect(screen.getByText(/check your inbox and spam folder/i)).toBeInTheDocument();
     expect(screen.getByText('Redirecting to login in 5 seconds...')).toBeInTheDocument();
     expect(server.to('POST', '/api/collections/users/records')[0]?.body).toEqual({

@@ -1,0 +1,123 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { AUTH_STORAGE_KEY } from '../../lib/session';
+import {
+  authRefreshOk,
+  changelogOk,
+  fakeServer,
+  json,
+  makeUser,
+  storeSession,
+} from '../../test/fake-server';
+import { renderApp } from '../../test/render-app';
+import { LAST_VIEWED_VERSION_KEY } from '../changelog/api';
+
+const alice = makeUser();
+
+function signedIn(extra: Parameters<typeof fakeServer>[0] = {}) {
+  storeSession(alice);
+  return fakeServer({
+    'POST /api/collections/users/auth-refresh': authRefreshOk(alice),
+    'GET /changelog.json': changelogOk(),
+    'GET /api/invite-codes': () => json(200, { codes: [] }),
+    ...extra,
+  });
+}
+
+describe('Home (/home)', () => {
+  it("shows Welcome! with View Profile, What's New and Log Out", async () => {
+    signedIn();
+    renderApp('/home');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome!' })).toHaveFocus();
+    expect(document.title).toBe('Home · Gatehouse');
+    expect(screen.getByRole('button', { name: 'View Profile' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: "What's New" })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Log Out' })).toBeInTheDocument();
+  });
+
+  it('View Profile opens the profile', async () => {
+    signedIn();
+    const { user, router } = renderApp('/home');
+    await user.click(await screen.findByRole('button', { name: 'View Profile' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Profile' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/profile');
+  });
+
+  it("What's New opens the release notes", async () => {
+    signedIn();
+    const { user, router } = renderApp('/home');
+    await user.click(await screen.findByRole('button', { name: "What's New" }));
+    expect(await screen.findByText('Latest features and improvements')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/whats-new');
+  });
+
+  it('Log Out clears the session and shows login', async () => {
+    signedIn();
+    const { user, router } = renderApp('/home');
+    await user.click(await screen.findByRole('button', { name: 'Log Out' }));
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(window.localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
+  });
+
+  describe('New Update banner', () => {
+    it('shows the latest version and title when it was never viewed', async () => {
+      signedIn();
+      renderApp('/home');
+      const banner = await screen.findByRole('region', { name: 'New Update' });
+      expect(within(banner).getByText('v1.2.0')).toBeInTheDocument();
+      expect(within(banner).getByText(/Faster invites/)).toBeInTheDocument();
+      expect(within(banner).getByRole('button', { name: "View What's New" })).toBeInTheDocument();
+      expect(within(banner).getByRole('button', { name: 'Dismiss update' })).toBeInTheDocument();
+    });
+
+    it('shows when an older version was viewed', async () => {
+      window.localStorage.setItem(LAST_VIEWED_VERSION_KEY, '1.1.0');
+      signedIn();
+      renderApp('/home');
+      expect(await screen.findByRole('region', { name: 'New Update' })).toBeInTheDocument();
+    });
+
+    it('is hidden when the latest version was viewed', async () => {
+      window.localStorage.setItem(LAST_VIEWED_VERSION_KEY, '1.2.0');
+      const server = signedIn();
+      renderApp('/home');
+      await screen.findByRole('heading', { name: 'Welcome!' });
+      await waitForChangelog(server);
+      expect(screen.queryByRole('region', { name: 'New Update' })).not.toBeInTheDocument();
+    });
+
+    it('is hidden when there are no releases', async () => {
+      const server = signedIn({ 'GET /changelog.json': changelogOk([]) });
+      renderApp('/home');
+      await screen.findByRole('heading', { name: 'Welcome!' });
+      await waitForChangelog(server);
+      expect(screen.queryByRole('region', { name: 'New Update' })).not.toBeInTheDocument();
+    });
+
+    it('dismissing stores the version and hides the banner', async () => {
+      signedIn();
+      const { user } = renderApp('/home');
+      const banner = await screen.findByRole('region', { name: 'New Update' });
+      await user.click(within(banner).getByRole('button', { name: 'Dismiss update' }));
+      expect(screen.queryByRole('region', { name: 'New Update' })).not.toBeInTheDocument();
+      expect(window.localStorage.getItem(LAST_VIEWED_VERSION_KEY)).toBe('1.2.0');
+    });
+
+    it("View What's New stores the version and opens the release notes", async () => {
+      signedIn();
+      const { user, router } = renderApp('/home');
+      const banner = await screen.findByRole('region', { name: 'New Update' });
+      await user.click(within(banner).getByRole('button', { name: "View What's New" }));
+      expect(await screen.findByText('Latest features and improvements')).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe('/whats-new');
+      expect(window.localStorage.getItem(LAST_VIEWED_VERSION_KEY)).toBe('1.2.0');
+    });
+  });
+});
+
+async function waitForChangelog(server: ReturnType<typeof fakeServer>) {
+  await waitFor(() => expect(server.to('GET', '/changelog.json').length).toBeGreaterThan(0));
+  // Let the answer reach the screen.
+  await new Promise((r) => setTimeout(r, 50));
+}

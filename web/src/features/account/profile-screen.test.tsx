@@ -1,0 +1,250 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { pb } from '../../lib/pb';
+import { AUTH_STORAGE_KEY, type UserRecord } from '../../lib/session';
+import {
+  authRefreshOk,
+  changelogOk,
+  fakeServer,
+  json,
+  makeUser,
+  noContent,
+  pbError,
+  storeSession,
+  type Handler,
+} from '../../test/fake-server';
+import { findAnnounced, renderApp } from '../../test/render-app';
+
+const alice = makeUser({ id: 'a1b2c3d4e5f6g7h', email: 'alice@example.com' });
+const root = makeUser({ id: 'r00tr00tr00tr00', email: 'root@example.com', isInitialUser: true });
+const codes = [
+  { id: 'c1', code: 'K7M2-QX9R-T4WD-8HNP', created: '2026-11-21 10:00:00.000Z' },
+  { id: 'c2', code: 'B3VZ-6JFA-2YCE-MQ5K', created: '2026-11-21 09:00:00.000Z' },
+];
+
+function signedIn(user: UserRecord, routes: Record<string, Handler> = {}) {
+  storeSession(user);
+  return fakeServer({
+    'POST /api/collections/users/auth-refresh': authRefreshOk(user),
+    'GET /changelog.json': changelogOk(),
+    'GET /api/invite-codes': () => json(200, { codes }),
+    ...routes,
+  });
+}
+
+afterEach(() => {
+  document.head.querySelectorAll('meta[name="app-url"]').forEach((m) => m.remove());
+});
+
+describe('Profile (/profile)', () => {
+  it('shows email, user id, Email verified Yes and the created date', async () => {
+    signedIn(alice);
+    renderApp('/profile');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Profile' })).toHaveFocus();
+    expect(document.title).toBe('Profile · Gatehouse');
+    const details = screen.getByRole('region', { name: 'Account' });
+    expect(within(details).getByText('alice@example.com')).toBeInTheDocument();
+    expect(within(details).getByText('a1b2c3d4e5f6g7h')).toBeInTheDocument();
+    expect(within(details).getByText('Email verified')).toBeInTheDocument();
+    expect(within(details).getByText('Yes')).toBeInTheDocument();
+    expect(within(details).getByText('August 14, 2026')).toBeInTheDocument();
+  });
+
+  it('lists the invite codes, each with Copy Invite; no generate buttons for other users', async () => {
+    const server = signedIn(alice);
+    renderApp('/profile');
+    const list = await screen.findByRole('list', { name: 'Your invite codes' });
+    expect(within(list).getByText('K7M2-QX9R-T4WD-8HNP')).toBeInTheDocument();
+    expect(within(list).getByText('B3VZ-6JFA-2YCE-MQ5K')).toBeInTheDocument();
+    expect(within(list).getAllByRole('button', { name: 'Copy Invite' })).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: 'Generate 5 More' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Generate Codes' })).not.toBeInTheDocument();
+    expect(server.to('GET', '/api/invite-codes')[0]?.headers.get('Authorization')).toBeTruthy();
+  });
+
+  it('Copy Invite copies the sign-up link (own origin when APP_URL is empty) and shows Copied for 2 s', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    signedIn(alice);
+    const { user } = renderApp('/profile', { fakeTimers: true });
+    const list = await screen.findByRole('list', { name: 'Your invite codes' });
+    const [first, second] = within(list).getAllByRole('button', { name: 'Copy Invite' });
+    await user.click(first!);
+    expect(await navigator.clipboard.readText()).toBe(
+      `${window.location.origin}/signup?code=K7M2-QX9R-T4WD-8HNP`,
+    );
+    expect(within(list).getByRole('button', { name: 'Copied' })).toBe(first);
+    expect(second).toHaveTextContent('Copy Invite');
+    await act(() => vi.advanceTimersByTimeAsync(1900));
+    expect(first).toHaveTextContent('Copied');
+    await act(() => vi.advanceTimersByTimeAsync(200));
+    expect(first).toHaveTextContent('Copy Invite');
+  });
+
+  it('Copy Invite uses APP_URL from the page when the server set it', async () => {
+    const meta = document.createElement('meta');
+    meta.name = 'app-url';
+    meta.content = 'https://gatehouse.example/';
+    document.head.append(meta);
+    signedIn(alice);
+    const { user } = renderApp('/profile');
+    const list = await screen.findByRole('list', { name: 'Your invite codes' });
+    await user.click(within(list).getAllByRole('button', { name: 'Copy Invite' })[1]!);
+    expect(await navigator.clipboard.readText()).toBe(
+      'https://gatehouse.example/signup?code=B3VZ-6JFA-2YCE-MQ5K',
+    );
+  });
+
+  it('says when there are no invite codes', async () => {
+    signedIn(alice, { 'GET /api/invite-codes': () => json(200, { codes: [] }) });
+    renderApp('/profile');
+    expect(await screen.findByText('No invite codes available.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Generate Codes' })).not.toBeInTheDocument();
+  });
+
+  it('only logs invite list errors', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    signedIn(alice, {
+      'GET /api/invite-codes': () => pbError(403, 'You are not allowed to perform this request.'),
+    });
+    renderApp('/profile');
+    await waitFor(() => expect(logged).toHaveBeenCalled());
+    expect(screen.queryByRole('list', { name: 'Your invite codes' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/not allowed/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/Failed/)).not.toBeInTheDocument();
+    expect(screen.getByText('alice@example.com')).toBeInTheDocument();
+  });
+
+  describe('the initial user', () => {
+    it('sees Generate 5 More; generating refetches the list', async () => {
+      let list = codes;
+      const server = signedIn(root, {
+        'GET /api/invite-codes': () => json(200, { codes: list }),
+        'POST /api/invite-codes/generate': () => {
+          const fresh = ['N1', 'N2', 'N3', 'N4', 'N5'].map((c, i) => ({
+            id: `n${i}`,
+            code: `${c}AA-BBBB-CCCC-DDDD`,
+            created: '2026-11-21 11:00:00.000Z',
+          }));
+          list = [...fresh, ...codes];
+          return json(200, { generated: 5, codes: fresh });
+        },
+      });
+      const { user } = renderApp('/profile');
+      await user.click(await screen.findByRole('button', { name: 'Generate 5 More' }));
+      await findAnnounced('Generated 5 new invite codes.', 'status');
+      const listEl = await screen.findByRole('list', { name: 'Your invite codes' });
+      await waitFor(() => expect(within(listEl).getAllByRole('listitem')).toHaveLength(7));
+      expect(server.to('GET', '/api/invite-codes').length).toBeGreaterThanOrEqual(2);
+      expect(server.to('POST', '/api/invite-codes/generate')).toHaveLength(1);
+    });
+
+    it('sees Generate Codes when the list is empty', async () => {
+      let list: typeof codes = [];
+      signedIn(root, {
+        'GET /api/invite-codes': () => json(200, { codes: list }),
+        'POST /api/invite-codes/generate': () => {
+          list = codes;
+          return json(200, { generated: 2, codes });
+        },
+      });
+      const { user } = renderApp('/profile');
+      await user.click(await screen.findByRole('button', { name: 'Generate Codes' }));
+      expect(await screen.findByText('K7M2-QX9R-T4WD-8HNP')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Generate 5 More' })).toBeInTheDocument();
+    });
+
+    const generateErrors: Array<[string, Handler, string]> = [
+      [
+        '403',
+        () => pbError(403, 'Only the initial user can generate unlimited invite codes.'),
+        'Only the initial user can generate unlimited invite codes.',
+      ],
+      ['another error', () => pbError(429, 'Too Many Requests.'), 'Too Many Requests.'],
+      ['no message', () => new Response('', { status: 500 }), 'Failed to generate invite codes.'],
+    ];
+    it.each(generateErrors)('shows the generation error: %s', async (_n, handler, message) => {
+      signedIn(root, { 'POST /api/invite-codes/generate': handler });
+      const { user } = renderApp('/profile');
+      await user.click(await screen.findByRole('button', { name: 'Generate 5 More' }));
+      await findAnnounced(message);
+      expect(screen.getByRole('button', { name: 'Generate 5 More' })).toBeEnabled();
+    });
+  });
+
+  it('Back to Home goes home', async () => {
+    signedIn(alice);
+    const { user, router } = renderApp('/profile');
+    await user.click(await screen.findByRole('button', { name: 'Back to Home' }));
+    expect(await screen.findByRole('heading', { name: 'Welcome!' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/home');
+  });
+
+  describe('Delete Account', () => {
+    const DELETE = `DELETE /api/collections/users/records/${alice.id}`;
+
+    it('asks for confirmation with the warning; Cancel goes back', async () => {
+      const server = signedIn(alice);
+      const { user } = renderApp('/profile');
+      await user.click(await screen.findByRole('button', { name: 'Delete Account' }));
+      expect(
+        screen.getByText(
+          'This action cannot be undone. All your data will be permanently deleted.',
+        ),
+      ).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Yes, Delete' })).toBeEnabled();
+      await user.click(screen.getByRole('button', { name: 'Cancel' }));
+      expect(screen.queryByRole('button', { name: 'Yes, Delete' })).not.toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Delete Account' })).toBeInTheDocument();
+      expect(server.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
+    });
+
+    it('deletes the account, clears the session and shows login', async () => {
+      let release!: () => void;
+      const server = signedIn(alice, {
+        [DELETE]: () =>
+          new Promise<Response>((resolve) => {
+            release = () => resolve(noContent());
+          }),
+      });
+      const { user, router } = renderApp('/profile');
+      await user.click(await screen.findByRole('button', { name: 'Delete Account' }));
+      await user.click(screen.getByRole('button', { name: 'Yes, Delete' }));
+      expect(await screen.findByRole('button', { name: 'Deleting...' })).toBeDisabled();
+      await act(async () => release());
+      expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe('/');
+      expect(window.localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
+      expect(server.to('DELETE', `/api/collections/users/records/${alice.id}`)).toHaveLength(1);
+    });
+
+    it("shows the server's message on failure and re-enables the button", async () => {
+      signedIn(alice, { [DELETE]: () => pbError(404, "The requested resource wasn't found.") });
+      const { user, router } = renderApp('/profile');
+      await user.click(await screen.findByRole('button', { name: 'Delete Account' }));
+      await user.click(screen.getByRole('button', { name: 'Yes, Delete' }));
+      await findAnnounced("The requested resource wasn't found.");
+      expect(screen.getByRole('button', { name: 'Yes, Delete' })).toBeEnabled();
+      expect(router.state.location.pathname).toBe('/profile');
+    });
+
+    it('shows the default failure message when there is none', async () => {
+      signedIn(alice, { [DELETE]: () => new Response('', { status: 500 }) });
+      const { user } = renderApp('/profile');
+      await user.click(await screen.findByRole('button', { name: 'Delete Account' }));
+      await user.click(screen.getByRole('button', { name: 'Yes, Delete' }));
+      await findAnnounced('Failed to delete account. Please try again.');
+      expect(screen.getByRole('button', { name: 'Yes, Delete' })).toBeEnabled();
+    });
+
+    it('says No user found. when the session is gone', async () => {
+      const server = signedIn(alice);
+      const { user } = renderApp('/profile');
+      await user.click(await screen.findByRole('button', { name: 'Delete Account' }));
+      // Signed out elsewhere (another tab) while the profile is open.
+      act(() => pb.authStore.clear());
+      await user.click(screen.getByRole('button', { name: 'Yes, Delete' }));
+      await findAnnounced('No user found.');
+      expect(server.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
+    });
+  });
+});

@@ -1,0 +1,96 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import { StrictMode } from 'react';
+import { render } from '@testing-library/react';
+import { createMemoryHistory } from '@tanstack/react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { App } from '../../app';
+import { createAuth } from '../../lib/auth';
+import { createQueryClient } from '../../lib/query-client';
+import { createAppRouter } from '../../router';
+import { fakeServer, fieldErrors, noContent, pbError } from '../../test/fake-server';
+import { renderApp } from '../../test/render-app';
+
+const CONFIRM = 'POST /api/collections/users/confirm-verification';
+
+describe('Verify email (/verify-email)', () => {
+  it('shows Verifying Email... while the token is confirmed, without a Go to Login button', async () => {
+    fakeServer({ [CONFIRM]: () => new Promise<Response>(() => undefined) });
+    renderApp('/verify-email?token=tok');
+    expect(await screen.findByRole('heading', { name: 'Verifying Email...' })).toHaveFocus();
+    expect(document.title).toBe('Verify email · Gatehouse');
+    expect(screen.queryByRole('button', { name: 'Go to Login' })).not.toBeInTheDocument();
+  });
+
+  it('confirms on load, shows Email Verified!, counts down 3 s, then shows login', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const server = fakeServer({ [CONFIRM]: () => noContent() });
+    const { router } = renderApp('/verify-email?token=the-token', { fakeTimers: true });
+    const heading = await screen.findByRole('heading', { name: 'Email Verified!' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(server.to('POST', '/api/collections/users/confirm-verification')).toHaveLength(1);
+    expect(server.to('POST', '/api/collections/users/confirm-verification')[0]?.body).toEqual({
+      token: 'the-token',
+    });
+    expect(screen.getByText('Redirecting to login in 3 seconds...')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Go to Login' })).toBeEnabled();
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(screen.getByText('Redirecting to login in 2 seconds...')).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('confirms once under React StrictMode', async () => {
+    const server = fakeServer({ [CONFIRM]: () => noContent() });
+    const queryClient = createQueryClient({ queries: { retry: false } });
+    const router = createAppRouter({
+      auth: createAuth(),
+      queryClient,
+      history: createMemoryHistory({ initialEntries: ['/verify-email?token=once'] }),
+    });
+    render(
+      <StrictMode>
+        <App router={router} queryClient={queryClient} />
+      </StrictMode>,
+    );
+    expect(await screen.findByRole('heading', { name: 'Email Verified!' })).toBeInTheDocument();
+    expect(server.to('POST', '/api/collections/users/confirm-verification')).toHaveLength(1);
+  });
+
+  it("shows Verification Failed with the server's message and Go to Login", async () => {
+    fakeServer({
+      [CONFIRM]: () =>
+        pbError(
+          400,
+          'An error occurred while validating the submitted data.',
+          fieldErrors({ token: 'Invalid or expired token.' }),
+        ),
+    });
+    const { user, router } = renderApp('/verify-email?token=bad');
+    expect(await screen.findByRole('heading', { name: 'Verification Failed' })).toHaveFocus();
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'An error occurred while validating the submitted data.',
+    );
+    await user.click(screen.getByRole('button', { name: 'Go to Login' }));
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('shows the default failure message when there is none, or no token at all', async () => {
+    const server = fakeServer({});
+    renderApp('/verify-email');
+    expect(await screen.findByRole('heading', { name: 'Verification Failed' })).toBeInTheDocument();
+    expect(
+      screen.getByText('Failed to verify email. The link may be invalid or expired.'),
+    ).toBeInTheDocument();
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('shows the default failure message on a network failure', async () => {
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    renderApp('/verify-email?token=tok');
+    expect(
+      await screen.findByText('Failed to verify email. The link may be invalid or expired.'),
+    ).toBeInTheDocument();
+  });
+});
