@@ -1,3 +1,4 @@
+import { dictionary } from '@zxcvbn-ts/language-common';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { expectRecord } from '../support/checks.js';
 import { MSG, PATHS } from '../support/contract.js';
@@ -146,6 +147,32 @@ describe.each(DATABASES)('sign-up (records create) on %s', (db) => {
       error: failedCreate({ password: 'validation_password_too_common' }),
       after: (s, v) => expectCodeUsable(s, v.code!),
     })),
+    {
+      name: 'stage 2: the list covers the 10,000 most common (ranks 5,000-10,000 of zxcvbn), any case',
+      method: 'POST',
+      path: PATHS.records,
+      body: { password: 'Tidal-Lantern-9', passwordConfirm: 'Tidal-Lantern-9' },
+      status: 400,
+      after: async (s) => {
+        const ranked = (dictionary['passwords-common'] as string[]).slice(5000, 10_000);
+        const picks = ranked
+          .filter((p) => p.length >= 8 && p.length <= 256)
+          .filter((_, i) => i % 97 === 0);
+        expect(picks.length).toBeGreaterThanOrEqual(5);
+        for (const [i, pw] of picks.entries()) {
+          const candidate = i % 2 ? pw.toUpperCase() : pw;
+          const res = await s.post(PATHS.records, {
+            email: 'someone@example.com',
+            password: candidate,
+            passwordConfirm: candidate,
+            inviteCode: 'ANY',
+          });
+          expect(res.body?.data?.password?.code, `"${candidate}" should be refused as common`).toBe(
+            'validation_password_too_common',
+          );
+        }
+      },
+    },
     {
       name: 'stage 2: an 8-character uncommon password and a 256-character one are fine',
       before: async (s) => ({ ...(await fresh(s)), code2: await s.newCode() }),

@@ -206,6 +206,34 @@ describe.each(DATABASES)('request and confirm verification on %s', (db) => {
       error: invalidToken,
     },
     {
+      name: 'confirm: a parseable JWT with another algorithm in its header (bad signature) → validation_invalid_token',
+      before: async (s) => {
+        const u = await s.unverifiedUser();
+        return { token: await s.verificationToken(u.email) };
+      },
+      method: 'POST',
+      path: PATHS.confirmVerification,
+      body: (v) => {
+        const [, p, sig] = v.token!.split('.');
+        const h = Buffer.from('{"alg":"HS512","typ":"JWT"}').toString('base64url');
+        return { token: `${h}.${p}.${sig}` };
+      },
+      status: 400,
+      error: invalidToken,
+    },
+    {
+      name: 'confirm: a parseable JWT of an unknown type (wrong type) → validation_invalid_token',
+      before: async (s) => {
+        const u = await s.unverifiedUser();
+        return { token: await s.verificationToken(u.email) };
+      },
+      method: 'POST',
+      path: PATHS.confirmVerification,
+      body: (v) => ({ token: withPayload(v.token!, (p) => ({ ...p, type: 'emailChange' })) }),
+      status: 400,
+      error: invalidToken,
+    },
+    {
       name: 'confirm: the token of a deleted user → validation_invalid_token',
       before: async (s) => {
         const u = await s.unverifiedUser();

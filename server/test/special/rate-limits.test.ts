@@ -13,6 +13,15 @@ function statuses(results: ApiResponse[]): number[] {
   return results.map((r) => r.status);
 }
 
+/**
+ * Counters may be fixed windows aligned to the clock (the server's are): a burst that straddles a
+ * window edge is legitimately split across two windows. Start each burst well inside a window.
+ */
+async function awayFromWindowEdge(windowMs: number, needMs = 4000): Promise<void> {
+  const into = Date.now() % windowMs;
+  if (into > windowMs - needMs) await new Promise((r) => setTimeout(r, windowMs - into + 50));
+}
+
 async function sequential(
   n: number,
   fn: (i: number) => Promise<ApiResponse>,
@@ -37,6 +46,7 @@ describe.each(DATABASES)('abuse limits (RATE_LIMITS=on, TRUST_PROXY=on) on %s', 
 
   it('auth-with-password: 10 per minute per IP, the 11th is 429 with the exact envelope', async () => {
     const from = ip();
+    await awayFromWindowEdge(60_000);
     const res = await sequential(11, () => badLogin(t, from));
     expect(statuses(res)).toEqual([...Array(10).fill(400), 429]);
     expect(res[10]!.body).toEqual(TOO_MANY);
@@ -47,6 +57,7 @@ describe.each(DATABASES)('abuse limits (RATE_LIMITS=on, TRUST_PROXY=on) on %s', 
 
   it('auth-with-password: 10 per 15 minutes per account email, across IPs and letter case', async () => {
     const email = uniqueEmail('target');
+    await awayFromWindowEdge(15 * 60_000);
     const res = await sequential(11, (i) => badLogin(t, ip(), i % 2 ? email.toUpperCase() : email));
     expect(statuses(res)).toEqual([...Array(10).fill(400), 429]);
     expect(res[10]!.body).toEqual(TOO_MANY);
@@ -56,6 +67,7 @@ describe.each(DATABASES)('abuse limits (RATE_LIMITS=on, TRUST_PROXY=on) on %s', 
 
   it('sign-up: 10 per minute per IP', async () => {
     const from = ip();
+    await awayFromWindowEdge(60_000);
     const res = await sequential(11, () =>
       t.request('POST', PATHS.records, { headers: { 'X-Forwarded-For': from }, body: {} }),
     );
@@ -67,6 +79,7 @@ describe.each(DATABASES)('abuse limits (RATE_LIMITS=on, TRUST_PROXY=on) on %s', 
     '%s: 5 per minute per IP',
     async (path) => {
       const from = ip();
+      await awayFromWindowEdge(60_000);
       const res = await sequential(6, () =>
         t.request('POST', path, {
           headers: { 'X-Forwarded-For': from },
@@ -82,6 +95,7 @@ describe.each(DATABASES)('abuse limits (RATE_LIMITS=on, TRUST_PROXY=on) on %s', 
     '%s: 10 per minute per IP',
     async (path) => {
       const from = ip();
+      await awayFromWindowEdge(60_000);
       const res = await sequential(11, () =>
         t.request('POST', path, { headers: { 'X-Forwarded-For': from }, body: { token: 'x' } }),
       );
@@ -92,6 +106,7 @@ describe.each(DATABASES)('abuse limits (RATE_LIMITS=on, TRUST_PROXY=on) on %s', 
 
   it('invite generation: 10 per minute per user', async () => {
     const initial = await t.initialUser();
+    await awayFromWindowEdge(60_000);
     const res = await sequential(11, () =>
       t.request('POST', PATHS.generate, {
         headers: { Authorization: initial.token, 'X-Forwarded-For': ip() },
@@ -104,6 +119,7 @@ describe.each(DATABASES)('abuse limits (RATE_LIMITS=on, TRUST_PROXY=on) on %s', 
 
   it('everything under /api/: 300 per 10 seconds per IP', async () => {
     const from = ip();
+    await awayFromWindowEdge(10_000, 3000);
     const res: ApiResponse[] = [];
     for (let batch = 0; batch < 6; batch++) {
       res.push(
@@ -132,6 +148,7 @@ describe('abuse limits with TRUST_PROXY off', () => {
   afterAll(() => t?.close());
 
   it('X-Forwarded-For is ignored: a changing header does not escape the per-IP limit', async () => {
+    await awayFromWindowEdge(60_000);
     const res = await sequential(11, () => badLogin(t, ip()));
     expect(statuses(res)).toEqual([...Array(10).fill(400), 429]);
     expect(res[10]!.body).toEqual(TOO_MANY);
@@ -169,6 +186,7 @@ describe('abuse limits shared through Redis (REDIS_URL)', () => {
 
   it('the login limit holds with Redis counters', async () => {
     const from = ip();
+    await awayFromWindowEdge(60_000);
     const res = await sequential(11, () => badLogin(a, from));
     expect(statuses(res)).toEqual([...Array(10).fill(400), 429]);
     expect(res[10]!.body).toEqual(TOO_MANY);
@@ -176,6 +194,7 @@ describe('abuse limits shared through Redis (REDIS_URL)', () => {
 
   it('two instances share one counter: 6 logins on one + 5 on the other → the 11th is 429', async () => {
     const from = ip();
+    await awayFromWindowEdge(60_000);
     const first = await sequential(6, () => badLogin(a, from));
     const second = await sequential(5, () => badLogin(b, from));
     expect([...statuses(first), ...statuses(second)]).toEqual([...Array(10).fill(400), 429]);

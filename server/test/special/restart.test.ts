@@ -56,6 +56,24 @@ describe.each(DATABASES)('restart on the same storage (%s)', (db) => {
     );
   });
 
+  it('TOKEN_SECRET overrides the stored secrets: tokens follow whichever secret signed them', async () => {
+    const u = await t.verifiedUser();
+    const secret = 'x'.repeat(16) + 'override-secret-for-tests';
+    await t.restart({ TOKEN_SECRET: secret });
+    expect((await t.post(PATHS.refresh, {}, u.token)).status, 'signed with the stored secret').toBe(
+      401,
+    );
+    const withOverride = await t.tokenFor(u);
+    await t.restart();
+    expect((await t.post(PATHS.refresh, {}, withOverride)).status).toBe(200);
+    delete t.env.TOKEN_SECRET;
+    await t.restart();
+    expect((await t.post(PATHS.refresh, {}, withOverride)).status).toBe(401);
+    expect((await t.post(PATHS.refresh, {}, u.token)).status, 'the stored secret is back').toBe(
+      200,
+    );
+  });
+
   it.runIf(db === 'postgres')(
     'a second instance on the same database shares secrets and the throttle',
     async () => {

@@ -51,7 +51,8 @@ export function inviteCodeFrom(link: string): string {
   return code;
 }
 
-async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A fresh, empty PostgreSQL database; `drop()` removes it (forcibly, after a grace period). */
+export async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `gh_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
@@ -68,6 +69,16 @@ async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<vo
       const c = new pg.Client({ connectionString: PG_ADMIN_URL });
       await c.connect();
       try {
+        // Let connections that are closing finish first: FORCE terminates them, and a client of a
+        // pool that is still ending would then report the termination as an error.
+        for (let i = 0; i < 40; i++) {
+          const r = await c.query(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+            [name],
+          );
+          if (r.rows[0].n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
         await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await c.end();
