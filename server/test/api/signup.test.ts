@@ -314,6 +314,33 @@ describe.each(DATABASES)('sign-up (records create) on %s', (db) => {
       },
     },
     {
+      name: 'success ignores what a client may not set: isInitialUser, id, tokenKey, created',
+      before: fresh,
+      method: 'POST',
+      path: PATHS.records,
+      headers: { Authorization: 'Bearer not-a-token' },
+      body: (v) => ({
+        email: v.email,
+        password: v.password,
+        passwordConfirm: v.password,
+        inviteCode: v.code,
+        verified: false,
+        isInitialUser: true,
+        id: 'aaaaaaaaaaaaaaa',
+        tokenKey: 'chosen-by-client',
+        created: '2000-01-01 00:00:00.000Z',
+      }),
+      status: 200,
+      after: async (s, v, res) => {
+        expect(res.body.isInitialUser).toBe(false);
+        expect(res.body.id).not.toBe('aaaaaaaaaaaaaaa');
+        expect(res.body.created).not.toBe('2000-01-01 00:00:00.000Z');
+        const token = await s.tokenFor({ email: v.email!, password: v.password! });
+        const gen = await s.post(PATHS.generate, {}, token);
+        expect(gen.status).toBe(403);
+      },
+    },
+    {
       name: 'code matching ignores case, spaces and dashes',
       before: fresh,
       method: 'POST',

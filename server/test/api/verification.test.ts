@@ -293,3 +293,35 @@ describe.each(DATABASES)('request and confirm verification on %s', (db) => {
     expect(mail.headers['from'] ?? '').toContain('no-reply@app.test');
   });
 });
+
+describe('mail and links follow APP_NAME and an APP_URL with a path', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({
+      db: 'sqlite',
+      env: { APP_NAME: 'Doorway', APP_URL: 'https://example.org/gate/' },
+    });
+  });
+  afterAll(() => t?.close());
+
+  it('subjects name the app; links start with the public address', async () => {
+    expect(t.bootstrapLink).toMatch(/^https:\/\/example\.org\/gate\/signup\?code=\S+$/);
+    const code = t.bootstrapLink!.split('code=')[1]!;
+    const email = 'doorway@example.com';
+    expect((await t.signUp(decodeURIComponent(code), email, 'Doorway-Pass-1234')).status).toBe(200);
+    await t.post(PATHS.requestVerification, { email });
+    await t.post(PATHS.requestReset, { email });
+    const verify = await t.mail.waitForMailTo(email, 'Verify your Doorway email');
+    const reset = await t.mail.waitForMailTo(email, 'Reset your Doorway password');
+    expect(
+      linksIn(verify.text).some((l) =>
+        l.startsWith('https://example.org/gate/verify-email?token='),
+      ),
+    ).toBe(true);
+    expect(
+      linksIn(reset.text).some((l) =>
+        l.startsWith('https://example.org/gate/reset-password?token='),
+      ),
+    ).toBe(true);
+  });
+});

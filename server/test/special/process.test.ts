@@ -114,8 +114,23 @@ describe('the server process', () => {
       body: { token: m[1] },
     });
     expect(confirm.status, confirm.text).toBe(204);
-    // Secrets and passwords stay out of the console.
+    // The request log keeps secrets out: passwords, Authorization tokens, tokens and codes in URLs.
+    const login = await request(p.url, 'POST', PATHS.login, {
+      body: { identity: email, password },
+    });
+    expect(login.status).toBe(200);
+    const auth = login.body.token as string;
+    expect(
+      (await request(p.url, 'GET', PATHS.codes, { headers: { Authorization: auth } })).status,
+    ).toBe(200);
+    await request(p.url, 'GET', '/verify-email?token=SECRET-IN-QUERY-123');
+    await request(p.url, 'GET', '/signup?code=SECRETCODE-456');
+    await new Promise((r) => setTimeout(r, 300));
     expect(p.out()).not.toContain(password);
+    expect(p.out()).not.toContain(auth);
+    expect(p.out()).not.toContain(auth.split('.')[2]);
+    expect(p.out()).not.toContain('SECRET-IN-QUERY-123');
+    expect(p.out()).not.toContain('SECRETCODE-456');
 
     p.child.kill('SIGTERM');
     const code = await Promise.race([

@@ -69,6 +69,24 @@ describe.each(DATABASES)('races on %s', (db) => {
     }
   });
 
+  it('one reset token used twice in parallel: exactly one 204, one password wins', async () => {
+    const u = await t.verifiedUser();
+    const token = await t.resetToken(u.email);
+    const passwords = ['Parallel-Alpha-101', 'Parallel-Bravo-202', 'Parallel-Charlie-303'];
+    const results = await Promise.all(
+      passwords.map((p) => t.post(PATHS.confirmReset, { token, password: p, passwordConfirm: p })),
+    );
+    expect(
+      results.filter((r) => r.status === 204),
+      results.map((r) => r.text).join('\n'),
+    ).toHaveLength(1);
+    const logins = await Promise.all(passwords.map((p) => t.login(u.email, p)));
+    expect(logins.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(logins.findIndex((r) => r.status === 200)).toBe(
+      results.findIndex((r) => r.status === 204),
+    );
+  });
+
   it('parallel verification requests for one account: one mail', async () => {
     const u = await t.unverifiedUser();
     const results = await Promise.all(
