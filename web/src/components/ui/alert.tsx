@@ -18,17 +18,22 @@ const tones: Record<Tone, string> = {
 export function LiveMessage({
   tone = 'error',
   children,
-  className,
+  alertClassName,
 }: {
   tone?: Tone;
   children?: ReactNode;
-  className?: string;
+  /** Spacing for the message box; the empty region itself takes no space. */
+  alertClassName?: string;
 }) {
   const hasContent =
     children !== null && children !== undefined && children !== false && children !== '';
   return (
-    <div role={tone === 'error' ? 'alert' : 'status'} className={className}>
-      {hasContent ? <Alert tone={tone}>{children}</Alert> : null}
+    <div role={tone === 'error' ? 'alert' : 'status'}>
+      {hasContent ? (
+        <Alert tone={tone} className={alertClassName}>
+          {children}
+        </Alert>
+      ) : null}
     </div>
   );
 }

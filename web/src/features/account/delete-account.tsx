@@ -33,10 +33,12 @@ export function DeleteAccount({ user }: { user: UserRecord | null }) {
   }
 
   return (
-    <div className="flex flex-col gap-3">
-      <LiveMessage tone="error">{error}</LiveMessage>
+    <div>
+      <LiveMessage tone="error" alertClassName="mb-3">
+        {error}
+      </LiveMessage>
       {step === 'idle' ? (
-        <Button variant="danger" onClick={() => setStep('confirming')}>
+        <Button variant="danger" className="w-full sm:w-auto" onClick={() => setStep('confirming')}>
           Delete Account
         </Button>
       ) : (

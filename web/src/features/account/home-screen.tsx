@@ -28,7 +28,7 @@ export function HomeScreen() {
           <ScreenHeading>Welcome!</ScreenHeading>
           {user ? (
             <p className="text-slate-700 dark:text-slate-300">
-              You are signed in as <span className="font-medium break-all">{user.email}</span>.
+              You are signed in as <span className="font-medium wrap-anywhere">{user.email}</span>.
             </p>
           ) : null}
         </div>

@@ -53,7 +53,7 @@ function Detail({ term, value, mono }: { term: string; value: string; mono?: boo
   return (
     <div className="contents">
       <dt className="text-sm font-medium text-slate-600 dark:text-slate-400">{term}</dt>
-      <dd className={mono ? 'font-mono break-all' : 'break-all'}>{value}</dd>
+      <dd className={mono ? 'font-mono wrap-anywhere' : 'wrap-anywhere'}>{value}</dd>
     </div>
   );
 }

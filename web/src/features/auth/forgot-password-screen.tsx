@@ -65,27 +65,26 @@ export function ForgotPasswordScreen() {
         </p>
       </div>
       <Card>
-        <form
-          noValidate
-          onSubmit={onSubmit}
-          className="flex flex-col gap-4"
-          aria-label="Request a password reset"
-        >
-          <LiveMessage tone="error">{error}</LiveMessage>
-          <Field
-            ref={emailRef}
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            aria-invalid={invalid || undefined}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-          <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? 'Sending...' : 'Send Reset Link'}
-          </Button>
+        <form noValidate onSubmit={onSubmit} aria-label="Request a password reset">
+          <LiveMessage tone="error" alertClassName="mb-4">
+            {error}
+          </LiveMessage>
+          <div className="flex flex-col gap-4">
+            <Field
+              ref={emailRef}
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              value={email}
+              aria-invalid={invalid || undefined}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+            <Button type="submit" className="w-full" disabled={busy}>
+              {busy ? 'Sending...' : 'Send Reset Link'}
+            </Button>
+          </div>
         </form>
       </Card>
       <p className="text-center text-slate-700 dark:text-slate-300">

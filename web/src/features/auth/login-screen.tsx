@@ -82,22 +82,18 @@ export function LoginScreen() {
         <p className="text-slate-700 dark:text-slate-300">Sign in to your account.</p>
       </div>
       <Card>
-        <form
-          noValidate
-          onSubmit={onSubmit}
-          onFocus={preloadApi}
-          className="flex flex-col gap-4"
-          aria-label="Sign in"
-        >
-          <LiveMessage tone="error">{error}</LiveMessage>
+        <form noValidate onSubmit={onSubmit} onFocus={preloadApi} aria-label="Sign in">
+          <LiveMessage tone="error" alertClassName="mb-4">
+            {error}
+          </LiveMessage>
           <div role="status">
             {unverifiedEmail ? (
-              <Alert tone="info">
+              <Alert tone="info" className="mb-4">
                 <h2 className="font-semibold">Email Not Verified</h2>
                 <p className="mt-1">
                   Please verify your email address before signing in. Check your inbox (and spam
                   folder) for the verification link we sent to{' '}
-                  <span className="font-medium break-all">{unverifiedEmail}</span>.
+                  <span className="font-medium wrap-anywhere">{unverifiedEmail}</span>.
                 </p>
                 <Button
                   variant="secondary"
@@ -112,44 +108,50 @@ export function LoginScreen() {
           </div>
           <div role="status">
             {resend === 'sent' ? (
-              <Alert tone="success">Verification email sent! Check your inbox.</Alert>
+              <Alert tone="success" className="mb-4">
+                Verification email sent! Check your inbox.
+              </Alert>
             ) : null}
           </div>
           <div role="alert">
             {resend === 'failed' ? (
-              <Alert tone="error">Failed to resend verification email. Please try again.</Alert>
+              <Alert tone="error" className="mb-4">
+                Failed to resend verification email. Please try again.
+              </Alert>
             ) : null}
           </div>
-          <Field
-            ref={emailRef}
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            aria-invalid={invalid === 'email' || undefined}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-          <Field
-            ref={passwordRef}
-            label="Password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            aria-invalid={invalid === 'password' || undefined}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <div className="flex justify-end">
-            <Link to="/forgot-password" className={textLink}>
-              Forgot password?
-            </Link>
+          <div className="flex flex-col gap-4">
+            <Field
+              ref={emailRef}
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              value={email}
+              aria-invalid={invalid === 'email' || undefined}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+            <Field
+              ref={passwordRef}
+              label="Password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              aria-invalid={invalid === 'password' || undefined}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+            <div className="flex justify-end">
+              <Link to="/forgot-password" className={textLink}>
+                Forgot password?
+              </Link>
+            </div>
+            <Button type="submit" className="w-full" disabled={busy}>
+              {busy ? 'Signing in...' : 'Sign In'}
+            </Button>
           </div>
-          <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? 'Signing in...' : 'Sign In'}
-          </Button>
         </form>
       </Card>
       <p className="text-center text-slate-700 dark:text-slate-300">

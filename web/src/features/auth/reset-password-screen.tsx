@@ -76,41 +76,40 @@ export function ResetPasswordScreen({ token }: { token: string }) {
         </p>
       </div>
       <Card>
-        <form
-          noValidate
-          onSubmit={onSubmit}
-          className="flex flex-col gap-4"
-          aria-label="Set a new password"
-        >
-          <LiveMessage tone="error">{error}</LiveMessage>
-          <Field
-            ref={refs.password}
-            label="New Password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={MIN_PASSWORD_LENGTH}
-            hint="At least 8 characters."
-            value={password}
-            aria-invalid={invalid === 'password' || undefined}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <Field
-            ref={refs.passwordConfirm}
-            label="Confirm Password"
-            name="passwordConfirm"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={MIN_PASSWORD_LENGTH}
-            value={passwordConfirm}
-            aria-invalid={invalid === 'passwordConfirm' || undefined}
-            onChange={(e) => setPasswordConfirm(e.target.value)}
-          />
-          <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? 'Resetting...' : 'Reset Password'}
-          </Button>
+        <form noValidate onSubmit={onSubmit} aria-label="Set a new password">
+          <LiveMessage tone="error" alertClassName="mb-4">
+            {error}
+          </LiveMessage>
+          <div className="flex flex-col gap-4">
+            <Field
+              ref={refs.password}
+              label="New Password"
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={MIN_PASSWORD_LENGTH}
+              hint="At least 8 characters."
+              value={password}
+              aria-invalid={invalid === 'password' || undefined}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+            <Field
+              ref={refs.passwordConfirm}
+              label="Confirm Password"
+              name="passwordConfirm"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={MIN_PASSWORD_LENGTH}
+              value={passwordConfirm}
+              aria-invalid={invalid === 'passwordConfirm' || undefined}
+              onChange={(e) => setPasswordConfirm(e.target.value)}
+            />
+            <Button type="submit" className="w-full" disabled={busy}>
+              {busy ? 'Resetting...' : 'Reset Password'}
+            </Button>
+          </div>
         </form>
       </Card>
       <p className="text-center text-slate-700 dark:text-slate-300">

@@ -92,67 +92,71 @@ export function SignUpScreen({ code }: { code?: string }) {
         <Alert tone="info">
           <p className="font-semibold">Welcome! You&apos;ve been invited.</p>
           <p className="mt-1">
-            Your invite code <span className="font-mono font-semibold break-all">{code}</span> has
-            been filled in for you.
+            Your invite code <span className="font-mono font-semibold wrap-anywhere">{code}</span>{' '}
+            has been filled in for you.
           </p>
         </Alert>
       ) : null}
       <Card>
-        <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" aria-label="Sign up">
-          <LiveMessage tone="error">{error}</LiveMessage>
-          <Field
-            ref={refs.email}
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            value={values.email}
-            aria-invalid={invalid === 'email' || undefined}
-            onChange={set('email')}
-          />
-          <Field
-            ref={refs.inviteCode}
-            label="Invite Code"
-            name="inviteCode"
-            type="text"
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellCheck={false}
-            required
-            value={values.inviteCode}
-            aria-invalid={invalid === 'inviteCode' || undefined}
-            onChange={set('inviteCode')}
-            className="font-mono"
-          />
-          <Field
-            ref={refs.password}
-            label="Password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={MIN_PASSWORD_LENGTH}
-            hint="At least 8 characters."
-            value={values.password}
-            aria-invalid={invalid === 'password' || undefined}
-            onChange={set('password')}
-          />
-          <Field
-            ref={refs.passwordConfirm}
-            label="Confirm Password"
-            name="passwordConfirm"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={MIN_PASSWORD_LENGTH}
-            value={values.passwordConfirm}
-            aria-invalid={invalid === 'passwordConfirm' || undefined}
-            onChange={set('passwordConfirm')}
-          />
-          <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? 'Creating account...' : 'Sign Up'}
-          </Button>
+        <form noValidate onSubmit={onSubmit} aria-label="Sign up">
+          <LiveMessage tone="error" alertClassName="mb-4">
+            {error}
+          </LiveMessage>
+          <div className="flex flex-col gap-4">
+            <Field
+              ref={refs.email}
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              value={values.email}
+              aria-invalid={invalid === 'email' || undefined}
+              onChange={set('email')}
+            />
+            <Field
+              ref={refs.inviteCode}
+              label="Invite Code"
+              name="inviteCode"
+              type="text"
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              required
+              value={values.inviteCode}
+              aria-invalid={invalid === 'inviteCode' || undefined}
+              onChange={set('inviteCode')}
+              className="font-mono"
+            />
+            <Field
+              ref={refs.password}
+              label="Password"
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={MIN_PASSWORD_LENGTH}
+              hint="At least 8 characters."
+              value={values.password}
+              aria-invalid={invalid === 'password' || undefined}
+              onChange={set('password')}
+            />
+            <Field
+              ref={refs.passwordConfirm}
+              label="Confirm Password"
+              name="passwordConfirm"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={MIN_PASSWORD_LENGTH}
+              value={values.passwordConfirm}
+              aria-invalid={invalid === 'passwordConfirm' || undefined}
+              onChange={set('passwordConfirm')}
+            />
+            <Button type="submit" className="w-full" disabled={busy}>
+              {busy ? 'Creating account...' : 'Sign Up'}
+            </Button>
+          </div>
         </form>
       </Card>
       <p className="text-center text-slate-700 dark:text-slate-300">

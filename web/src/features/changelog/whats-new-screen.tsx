@@ -71,7 +71,7 @@ function ReleaseCard({ entry, latest }: { entry: ChangelogEntry; latest: boolean
       <div className="flex flex-wrap items-center gap-2">
         <span
           className={cn(
-            'rounded-full px-2.5 py-0.5 text-sm font-semibold break-all',
+            'rounded-full px-2.5 py-0.5 text-sm font-semibold wrap-anywhere',
             latest
               ? 'bg-blue-700 text-white dark:bg-blue-600'
               : 'bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100',

@@ -43,12 +43,18 @@ export function InviteCodesSection({ user }: { user: UserRecord }) {
           ? generateButton('Generate 5 More')
           : null}
       </div>
-      <p className="text-sm text-slate-700 dark:text-slate-300">
-        Each code lets one person create an account. Copy Invite copies a sign-up link with the code
-        in it.
-      </p>
-      <LiveMessage tone="success">{notice}</LiveMessage>
-      <LiveMessage tone="error">{error}</LiveMessage>
+      <div>
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          Each code lets one person create an account. Copy Invite copies a sign-up link with the
+          code in it.
+        </p>
+        <LiveMessage tone="success" alertClassName="mt-3">
+          {notice}
+        </LiveMessage>
+        <LiveMessage tone="error" alertClassName="mt-3">
+          {error}
+        </LiveMessage>
+      </div>
       {codes.isPending ? (
         <p className="text-sm text-slate-700 dark:text-slate-300">Loading invite codes...</p>
       ) : null}
@@ -67,7 +73,7 @@ export function InviteCodesSection({ user }: { user: UserRecord }) {
             >
               <code
                 id={`${listId}-${invite.id}`}
-                className="min-w-0 font-mono text-sm font-semibold break-all"
+                className="min-w-0 font-mono text-sm font-semibold wrap-anywhere"
               >
                 {invite.code}
               </code>
