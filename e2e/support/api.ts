@@ -104,6 +104,12 @@ export async function inviteCodes(
   return list.codes.map((c) => c.code);
 }
 
+/** The initial user makes 5 more codes. */
+export async function generateCodes(base: string, member: { email: string; password: string }) {
+  const token = await logIn(base, member);
+  await call(base, 'POST', '/api/invite-codes/generate', {}, token);
+}
+
 export interface ChangelogEntry {
   version: string;
   date: string;

@@ -5,6 +5,8 @@ export interface AppServer {
   url: string;
   /** The sign-up link for the initial user that the server printed at start. */
   bootstrapLink: string;
+  /** Set when the global setup already created the (verified) initial user through the API. */
+  initial?: { email: string; password: string; id: string };
 }
 
 /** Each spec file that needs an untouched database gets a server of its own. */

@@ -5,12 +5,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
+import { signUpVerified } from './api';
 import { ENV_KEY, type AppServer, type CapturedMail, type E2EEnv, type ServerName } from './env';
 import { parseMail } from './mime';
 
 /**
- * Starts a real SMTP receiver and the real built server (one per spec world, each with a fresh
- * SQLite DATA_DIR), hands their addresses to the workers, and returns the teardown.
+ * Starts a real SMTP receiver and the real built server (one per spec file that needs its own
+ * world, each with a fresh SQLite DATA_DIR), hands their addresses to the workers (through an
+ * environment variable, see env.ts), and returns the teardown.
  */
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -42,6 +44,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       servers[name] = { url: server.url, bootstrapLink: server.bootstrapLink };
     }
     const env: E2EEnv = { servers, mailDir };
+    process.env[ENV_KEY] = JSON.stringify(env);
+    // The journey walks the bootstrap link itself; the screen tests start with an initial user.
+    const code = new URL(servers.screens.bootstrapLink).searchParams.get('code') ?? '';
+    servers.screens.initial = await signUpVerified(servers.screens.url, code, 'initial');
     process.env[ENV_KEY] = JSON.stringify(env);
   } catch (error) {
     await teardown();

@@ -1,0 +1,497 @@
+import { expect, test, type Page } from '@playwright/test';
+import {
+  generateCodes,
+  inviteCodes,
+  newPassword,
+  signUpUnverified,
+  signUpVerified,
+  uniqueEmail,
+  verificationLink,
+  type Member,
+} from './support/api';
+import { checkScreen, expectScreenTitle } from './support/checks';
+import { e2eEnv } from './support/env';
+import { linkIn, RESET_SUBJECT, waitForMail } from './support/mail';
+import {
+  control,
+  expectHomeScreen,
+  expectLoginScreen,
+  fillLogin,
+  fillSignUp,
+  holdRequests,
+  logInThroughUi,
+  loginHeading,
+} from './support/ui';
+
+/**
+ * Every screen and state of the spec, one at a time: its texts, an axe scan (light and dark,
+ * laptop and 360 px) with no serious or critical violation, no sideways scrolling at 360 px, and
+ * its page title. People are set up through the API; each screen is then used through the UI.
+ */
+
+const server = e2eEnv().servers.screens;
+const ORIGIN = server.url;
+test.use({ baseURL: ORIGIN });
+
+const initial: Member = (() => {
+  if (!server.initial) throw new Error('The global setup did not create the initial user');
+  return server.initial;
+})();
+
+/** One unused invite code of the initial user's (who makes more when they run out). */
+const handedOut = new Set<string>();
+async function spareCode(): Promise<string> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const code = (await inviteCodes(ORIGIN, initial)).find((c) => !handedOut.has(c));
+    if (code) {
+      handedOut.add(code);
+      return code;
+    }
+    await generateCodes(ORIGIN, initial);
+  }
+  throw new Error('No invite code left for the screen tests');
+}
+
+/**
+ * Stops the page's clock (Date) while timers keep running: a countdown screen holds still for a
+ * scan. `advance(ms)` moves it on.
+ */
+async function holdClock(page: Page) {
+  let now = Date.now();
+  await page.clock.setFixedTime(now);
+  return {
+    advance: async (ms: number) => {
+      now += ms;
+      await page.clock.setFixedTime(now);
+    },
+  };
+}
+
+test.describe('visitor screens', () => {
+  test('Login', async ({ page }) => {
+    await page.goto('/');
+    await expectLoginScreen(page);
+    await expectScreenTitle(page, 'Sign in · Gatehouse');
+    await expect(page.getByLabel('Email', { exact: true })).toHaveAttribute('type', 'email');
+    await expect(page.getByLabel('Email', { exact: true })).toHaveAttribute('required', '');
+    await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'password');
+    await expect(page.getByRole('link', { name: /forgot/i })).toHaveAttribute(
+      'href',
+      '/forgot-password',
+    );
+    await expect(page.getByRole('link', { name: /sign up/i })).toHaveAttribute('href', '/signup');
+    await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+    await checkScreen(page, 'Login');
+  });
+
+  test('Login: wrong password', async ({ page }) => {
+    await page.goto('/');
+    await fillLogin(page, initial.email, 'not-the-password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByText('Invalid email or password. Please try again.')).toBeVisible();
+    await checkScreen(page, 'Login with an error');
+  });
+
+  test('Login: Email Not Verified, resend, and resend failure', async ({ page }) => {
+    const member = await signUpUnverified(ORIGIN, await spareCode(), 'unverified');
+    await page.goto('/');
+    await fillLogin(page, member.email, member.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByText('Email Not Verified')).toBeVisible();
+    await checkScreen(page, 'Login: Email Not Verified');
+
+    await page.getByRole('button', { name: /resend/i }).click();
+    await expect(page.getByText('Verification email sent! Check your inbox.')).toBeVisible();
+    await checkScreen(page, 'Login: verification email sent');
+
+    // The server being unreachable: the resend failure message.
+    await page.route(
+      (url) => url.pathname === '/api/collections/users/request-verification',
+      (route) => route.abort('connectionrefused'),
+    );
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByText('Email Not Verified')).toBeVisible();
+    await page.getByRole('button', { name: /resend/i }).click();
+    await expect(
+      page.getByText('Failed to resend verification email. Please try again.'),
+    ).toBeVisible();
+    await checkScreen(page, 'Login: resend failed');
+  });
+
+  test('Sign-up: fields, rules and messages', async ({ page }) => {
+    await page.goto('/signup');
+    await expect(page.getByRole('button', { name: 'Sign Up' })).toBeVisible();
+    await expect(page.getByLabel('Invite Code', { exact: true })).toHaveValue('');
+    await expect(page.getByLabel('Email', { exact: true })).toHaveAttribute('type', 'email');
+    for (const label of ['Password', 'Confirm Password']) {
+      await expect(page.getByLabel(label, { exact: true })).toHaveAttribute('minlength', '8');
+      await expect(page.getByLabel(label, { exact: true })).toHaveAttribute('required', '');
+    }
+    await expectScreenTitle(page);
+    await checkScreen(page, 'Sign-up');
+
+    const password = newPassword();
+    const email = uniqueEmail('rules');
+    await fillSignUp(page, { email, password, code: '' });
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expect(page.getByText('Invite code is required')).toBeVisible();
+
+    await fillSignUp(page, { email, password, confirm: `${password}x`, code: 'ABCD' });
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expect(page.getByText('Passwords do not match')).toBeVisible();
+
+    await fillSignUp(page, { email, password: 'short12', code: 'ABCD' });
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expect(page.getByText('Password must be at least 8 characters long')).toBeVisible();
+    await checkScreen(page, 'Sign-up with an error');
+
+    // A code the server does not know: its message, prefixed by the field.
+    await fillSignUp(page, { email, password, code: 'NOPE-NOPE-NOPE' });
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expect(page.getByText('Invite code: Invalid or already used invite code.')).toBeVisible();
+  });
+
+  test('Sign-up with an invite code in the link', async ({ page }) => {
+    const code = 'WELC-OME0-CODE';
+    await page.goto(`/signup?code=${code}`);
+    await expect(page.getByLabel('Invite Code', { exact: true })).toHaveValue(code);
+    await expect(page.getByText(code, { exact: true })).toBeVisible();
+    await checkScreen(page, 'Sign-up with a code');
+  });
+
+  test('Sign-up: created, counting down 5 seconds to login', async ({ page }) => {
+    const clock = await holdClock(page);
+    await page.goto(`/signup?code=${await spareCode()}`);
+    await fillSignUp(page, { email: uniqueEmail('created'), password: newPassword() });
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expect(page.getByText('Account created successfully')).toBeVisible();
+    await expect(page.getByText(/\b5 seconds\b/)).toBeVisible();
+    await checkScreen(page, 'Sign-up: created');
+    await clock.advance(1_000);
+    await expect(page.getByText(/\b4 seconds\b/)).toBeVisible();
+    await expect(loginHeading(page)).toHaveCount(0);
+    await clock.advance(4_000);
+    await expectLoginScreen(page);
+  });
+
+  test('Forgot password, Email Sent, and its failure', async ({ page }) => {
+    await page.goto('/forgot-password');
+    await expect(page.getByLabel('Email', { exact: true })).toHaveAttribute('type', 'email');
+    await expectScreenTitle(page);
+    await checkScreen(page, 'Forgot password');
+
+    await page.route(
+      (url) => url.pathname === '/api/collections/users/request-password-reset',
+      (route) => route.abort('connectionrefused'),
+    );
+    await page.getByLabel('Email', { exact: true }).fill(initial.email);
+    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    await expect(
+      page.getByText(
+        'Failed to send password reset email. Please check your email address and try again.',
+      ),
+    ).toBeVisible();
+    await checkScreen(page, 'Forgot password: failed');
+    await page.unrouteAll();
+
+    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    await expect(page.getByRole('heading', { name: 'Email Sent' })).toBeVisible();
+    await expect(
+      page.getByText('Password reset email sent! Please check your inbox and spam folder.'),
+    ).toBeVisible();
+    await checkScreen(page, 'Forgot password: Email Sent');
+  });
+
+  test('Reset password: rules and a bad link', async ({ page }) => {
+    await page.goto('/reset-password?token=not-a-real-token');
+    await expectScreenTitle(page);
+    for (const label of ['New Password', 'Confirm Password']) {
+      await expect(page.getByLabel(label, { exact: true })).toHaveAttribute('minlength', '8');
+    }
+    await checkScreen(page, 'Reset password');
+
+    const submit = page.getByRole('button', { name: /reset password/i });
+    await page.getByLabel('New Password', { exact: true }).fill('long-enough-1');
+    await page.getByLabel('Confirm Password', { exact: true }).fill('long-enough-2');
+    await submit.click();
+    await expect(page.getByText('Passwords do not match')).toBeVisible();
+
+    await page.getByLabel('New Password', { exact: true }).fill('short');
+    await page.getByLabel('Confirm Password', { exact: true }).fill('short');
+    await submit.click();
+    await expect(page.getByText('Password must be at least 8 characters')).toBeVisible();
+
+    const password = newPassword();
+    await page.getByLabel('New Password', { exact: true }).fill(password);
+    await page.getByLabel('Confirm Password', { exact: true }).fill(password);
+    await submit.click();
+    await expect(page.getByRole('alert').filter({ hasText: /\S/ }).first()).toBeVisible();
+    await expect(page.getByText('Password reset successfully!')).toHaveCount(0);
+    await checkScreen(page, 'Reset password: failed');
+  });
+
+  test('Reset password: success, counting down 3 seconds to login', async ({ page }) => {
+    const member = await signUpVerified(ORIGIN, await spareCode(), 'reset');
+    await fetch(`${ORIGIN}/api/collections/users/request-password-reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: member.email }),
+    });
+    const link = linkIn(await waitForMail(member.email, RESET_SUBJECT), `${ORIGIN}/reset-password`);
+
+    const clock = await holdClock(page);
+    await page.goto(link);
+    const password = newPassword();
+    await page.getByLabel('New Password', { exact: true }).fill(password);
+    await page.getByLabel('Confirm Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: /reset password/i }).click();
+    await expect(page.getByText('Password reset successfully!')).toBeVisible();
+    await checkScreen(page, 'Reset password: success');
+    await clock.advance(2_000);
+    await expect(page.getByText(/\b1 second\b/)).toBeVisible();
+    await expect(loginHeading(page)).toHaveCount(0);
+    await clock.advance(1_000);
+    await expectLoginScreen(page);
+  });
+
+  test('Verify email: verifying, then Email Verified! counting down 3 seconds', async ({
+    page,
+  }) => {
+    const member = await signUpUnverified(ORIGIN, await spareCode(), 'verify');
+    const link = await verificationLink(ORIGIN, member.email);
+
+    const clock = await holdClock(page);
+    const hold = await holdRequests(page, '/api/collections/users/confirm-verification');
+    await page.goto(link);
+    await hold.arrived;
+    await expect(page.getByRole('heading', { name: 'Verifying Email...' })).toBeVisible();
+    await expectScreenTitle(page);
+    await checkScreen(page, 'Verify email: verifying');
+    await hold.release();
+
+    await expect(page.getByRole('heading', { name: 'Email Verified!' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Go to Login' })).toBeVisible();
+    await checkScreen(page, 'Verify email: verified');
+    await clock.advance(2_000);
+    await expect(page.getByText(/\b1 second\b/)).toBeVisible();
+    await expect(loginHeading(page)).toHaveCount(0);
+    await clock.advance(1_000);
+    await expectLoginScreen(page);
+  });
+
+  test('Verify email: Verification Failed', async ({ page }) => {
+    await page.goto('/verify-email?token=not-a-real-token');
+    await expect(page.getByRole('heading', { name: 'Verification Failed' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Go to Login' })).toBeVisible();
+    await checkScreen(page, 'Verify email: failed');
+    await page.getByRole('button', { name: 'Go to Login' }).click();
+    await expectLoginScreen(page);
+  });
+
+  test('Not Found', async ({ page }) => {
+    await page.goto('/no-such-page');
+    await expect(page.getByRole('heading', { name: 'Not Found' })).toBeVisible();
+    await expectScreenTitle(page);
+    await checkScreen(page, 'Not Found');
+  });
+});
+
+test.describe('signed-in screens', () => {
+  test('Home with the New Update banner, then without it', async ({ page }) => {
+    await logInThroughUi(page, initial.email, initial.password);
+    await expectScreenTitle(page);
+    await expect(page.getByRole('region', { name: 'New Update' })).toBeVisible();
+    await checkScreen(page, 'Home with the New Update banner');
+    await page
+      .getByRole('region', { name: 'New Update' })
+      .getByRole('button', { name: /dismiss|close/i })
+      .click();
+    await expect(page.getByText('New Update')).toHaveCount(0);
+    await checkScreen(page, 'Home');
+  });
+
+  test('Profile: details, invite codes, copy, delete confirmation and delete failure', async ({
+    page,
+    context,
+  }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await logInThroughUi(page, initial.email, initial.password);
+    await control(page, 'View Profile').click();
+    await expect(page.getByText(initial.email, { exact: true })).toBeVisible();
+    await expect(page.getByText(initial.id, { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Generate 5 More' })).toBeVisible();
+    await expect(control(page, 'Back to Home')).toBeVisible();
+    await expectScreenTitle(page);
+    await checkScreen(page, 'Profile');
+
+    await page.getByRole('button', { name: 'Copy Invite', exact: true }).first().click();
+    await expect(page.getByRole('button', { name: 'Copied', exact: true })).toBeVisible();
+    await checkScreen(page, 'Profile: Copied');
+
+    await page.getByRole('button', { name: 'Delete Account' }).click();
+    await expect(
+      page.getByText('This action cannot be undone. All your data will be permanently deleted.'),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Cancel' })).toBeVisible();
+    await checkScreen(page, 'Profile: confirm delete');
+
+    // A failed delete shows the error and gives the button back.
+    await page.route(
+      (url) => url.pathname.startsWith('/api/collections/users/records/'),
+      (route) =>
+        route.request().method() === 'DELETE'
+          ? route.fulfill({
+              status: 500,
+              json: { data: {}, message: 'The account could not be deleted.', status: 500 },
+            })
+          : route.fallback(),
+    );
+    await page.getByRole('button', { name: 'Yes, Delete' }).click();
+    await expect(page.getByText('The account could not be deleted.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Yes, Delete' })).toBeEnabled();
+    await checkScreen(page, 'Profile: delete failed');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByRole('button', { name: 'Delete Account' })).toBeVisible();
+  });
+
+  test("What's New: loaded, and loading", async ({ page }) => {
+    await logInThroughUi(page, initial.email, initial.password);
+    const hold = await holdRequests(page, '/changelog.json');
+    await page.goto('/whats-new');
+    await hold.arrived;
+    await expect(page.getByText('Loading updates...')).toBeVisible();
+    await checkScreen(page, "What's New: loading");
+    await hold.release();
+    await expect(page.getByText('Latest', { exact: true })).toBeVisible();
+    await expect(control(page, '← Back')).toBeVisible();
+    await expectScreenTitle(page);
+    await checkScreen(page, "What's New");
+  });
+});
+
+test.describe("What's New when the release notes are empty or fail", () => {
+  test('empty', async ({ page }) => {
+    await page.route(
+      (url) => url.pathname === '/changelog.json',
+      (route) => route.fulfill({ json: [] }),
+    );
+    await logInThroughUi(page, initial.email, initial.password);
+    await expect(page.getByText('New Update')).toHaveCount(0);
+    await page.goto('/whats-new');
+    await expect(page.getByText('No updates yet. Check back soon!')).toBeVisible();
+    await checkScreen(page, "What's New: empty");
+  });
+
+  for (const [what, answer] of [
+    ['a server error', { status: 500, body: 'oops' }],
+    ['a malformed file', { status: 200, json: [{ version: 3 }] }],
+  ] as const) {
+    test(`error card on ${what}`, async ({ page }) => {
+      await page.route(
+        (url) => url.pathname === '/changelog.json',
+        (route) => route.fulfill(answer),
+      );
+      await logInThroughUi(page, initial.email, initial.password);
+      await page.clock.install();
+      await page.goto('/whats-new');
+      const card = page.getByText('Error Loading Updates');
+      // The query retries with backoff first: move the page's clock on until the card shows.
+      await expect(async () => {
+        await page.clock.runFor(5_000);
+        await expect(card).toBeVisible({ timeout: 250 });
+      }).toPass({ timeout: 20_000 });
+      await expect(
+        page.getByText("We couldn't load the latest updates. Please try again later."),
+      ).toBeVisible();
+      await checkScreen(page, "What's New: error");
+    });
+  }
+});
+
+test.describe('sessions, redirects and titles', () => {
+  test('reloading a signed-in screen never shows the login screen', async ({ page }) => {
+    await page.addInitScript(() => {
+      const w = window as unknown as { sawLogin: boolean };
+      w.sawLogin = false;
+      const look = () => {
+        const headings = [...document.querySelectorAll('h1, h2')];
+        if (
+          window.location.pathname === '/' ||
+          headings.some((h) => h.textContent?.trim() === 'Welcome back')
+        ) {
+          w.sawLogin = true;
+        }
+      };
+      new MutationObserver(look).observe(document, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
+    });
+    await logInThroughUi(page, initial.email, initial.password);
+    for (const path of ['/home', '/profile', '/whats-new']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      for (let i = 0; i < 3; i++) {
+        await page.reload();
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await expect(page).toHaveURL((url) => url.pathname === path);
+        const saw = await page.evaluate(
+          () => (window as unknown as { sawLogin: boolean }).sawLogin,
+        );
+        expect(saw, `reloading ${path} showed the login screen`).toBe(false);
+      }
+    }
+    await expectHomeScreenAfter(page);
+  });
+
+  test('signed-in visitors are sent to /home; visitors to / from signed-in screens', async ({
+    page,
+  }) => {
+    for (const path of ['/home', '/profile']) {
+      await page.goto(path);
+      await expectLoginScreen(page);
+    }
+    await logInThroughUi(page, initial.email, initial.password);
+    for (const path of [
+      '/',
+      '/signup',
+      '/signup?code=ABCD',
+      '/forgot-password',
+      '/reset-password?token=abc',
+      '/verify-email?token=abc',
+    ]) {
+      await page.goto(path);
+      await expectHomeScreen(page);
+    }
+  });
+
+  test('every screen has its own page title', async ({ page }) => {
+    const titles = new Map<string, string>();
+    const visit = async (screen: string, path: string, heading: string | RegExp) => {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+      titles.set(screen, await expectScreenTitle(page));
+    };
+    await visit('login', '/', 'Welcome back');
+    await visit('sign-up', '/signup', /.+/);
+    await visit('forgot password', '/forgot-password', /.+/);
+    await visit('reset password', '/reset-password?token=abc', /.+/);
+    await visit('verify email', '/verify-email?token=abc', 'Verification Failed');
+    await visit('not found', '/nowhere', 'Not Found');
+    await logInThroughUi(page, initial.email, initial.password);
+    await visit('home', '/home', 'Welcome!');
+    await visit('profile', '/profile', /.+/);
+    await visit("what's new", '/whats-new', "What's New");
+    expect(titles.get('login')).toBe('Sign in · Gatehouse');
+    const seen = [...titles.values()];
+    expect(new Set(seen).size, `titles: ${JSON.stringify(Object.fromEntries(titles))}`).toBe(
+      seen.length,
+    );
+  });
+});
+
+async function expectHomeScreenAfter(page: Page): Promise<void> {
+  await page.goto('/home');
+  await expectHomeScreen(page);
+}
