@@ -73,22 +73,4 @@ describe.each(DATABASES)('restart on the same storage (%s)', (db) => {
       200,
     );
   });
-
-  it.runIf(db === 'postgres')(
-    'a second instance on the same database shares secrets and the throttle',
-    async () => {
-      const other = await startTestServer({ db, shareDatabaseOf: t, env: {} });
-      try {
-        const u = await t.unverifiedUser();
-        const auth = await t.tokenFor(u);
-        expect((await other.post(PATHS.refresh, {}, auth)).status).toBe(200);
-        await t.verificationToken(u.email);
-        expect((await other.post(PATHS.requestVerification, { email: u.email })).status).toBe(204);
-        await sleep(700);
-        expect(t.mail.countTo(u.email) + other.mail.countTo(u.email)).toBe(1);
-      } finally {
-        await other.close();
-      }
-    },
-  );
 });

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATHS, subjects } from '../support/contract.js';
+import { startTestServer, type TestServer, type User } from '../support/server.js';
+
+/** Past one machine: several server processes on one PostgreSQL database (decisions.md). */
+const S = subjects();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('two instances on one PostgreSQL database', () => {
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    a = await startTestServer({ db: 'postgres' });
+    await a.initialUser();
+    // b sends through a's SMTP receiver, so every mail of either worker lands in one place.
+    b = await startTestServer({
+      db: 'postgres',
+      shareDatabaseOf: a,
+      env: { SMTP_URL: a.mail.url },
+    });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('they share token secrets and the resend throttle', async () => {
+    const u = await a.unverifiedUser();
+    const auth = await a.tokenFor(u);
+    expect((await b.post(PATHS.refresh, {}, auth)).status).toBe(200);
+    const onB = await b.login(u.email, u.password);
+    expect((await a.get(PATHS.record(u.id), onB.body.token)).status).toBe(200);
+    await a.verificationToken(u.email);
+    expect((await b.post(PATHS.requestVerification, { email: u.email })).status).toBe(204);
+    await sleep(700);
+    expect(a.mail.countTo(u.email)).toBe(1);
+  });
+
+  it('a code consumed on one is used up on the other; an account made on one signs in on the other', async () => {
+    const code = await a.newCode();
+    expect((await b.signUp(code, 'made-on-b@example.com', 'Twin-Engines-4242')).status).toBe(200);
+    const again = await a.signUp(code, 'late-on-a@example.com', 'Twin-Engines-4242');
+    expect(again.body.data.inviteCode.code).toBe('validation_invalid_invite_code');
+    expect((await a.login('made-on-b@example.com', 'Twin-Engines-4242')).status).toBe(200);
+  });
+
+  it('mail queued while SMTP is down is sent exactly once although both workers poll', async () => {
+    const users: User[] = [];
+    for (let i = 0; i < 3; i++) users.push(await a.verifiedUser());
+    await a.mail.stop();
+    try {
+      for (const [i, u] of users.entries()) {
+        const via = i % 2 ? a : b;
+        expect((await via.post(PATHS.requestReset, { email: u.email })).status).toBe(204);
+      }
+      await sleep(500);
+    } finally {
+      await a.mail.start();
+    }
+    for (const u of users) await a.mail.waitForMailTo(u.email, S.reset, 15_000);
+    await sleep(1500);
+    for (const u of users) expect(a.mail.countTo(u.email, S.reset), u.email).toBe(1);
+  });
+});
