@@ -1,0 +1,210 @@
+/* global process, fetch, setTimeout, clearTimeout, URL */
+// Shared by the load and page benchmarks: the real built server in a child process.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export const root = path.resolve(import.meta.dirname, '..');
+
+export function requireBuild() {
+  for (const built of ['server/dist/main.js', 'web/dist/index.html']) {
+    if (!existsSync(path.join(root, built))) {
+      throw new Error(`${built} is missing: run \`npm run build\` first.`);
+    }
+  }
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function waitForOutput(child, pattern, what, timeoutMs = 30_000) {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(
+      () => reject(new Error(`${what}: not ready within ${timeoutMs} ms.\n${seen.slice(-3000)}`)),
+      timeoutMs,
+    );
+    const onData = (chunk) => {
+      seen += chunk.toString();
+      const m = pattern.exec(seen);
+      if (m) {
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        resolve(m);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with code ${code}.\n${seen.slice(-3000)}`));
+    });
+  });
+}
+
+export function stop(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Starts `node server/dist/main.js` on a free port with a fresh SQLite DATA_DIR, limits off,
+ * warn-level logs and mail printed to its console (whose `Link:` lines `mailLink` reads).
+ */
+export async function startGatehouse(extraEnv = {}) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-bench-'));
+  const child = spawn(process.execPath, ['server/dist/main.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: url,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      SMTP_URL: '',
+      RATE_LIMITS: 'off',
+      LOG_LEVEL: 'warn',
+      MAIL_POLL_MS: '100',
+      NODE_ENV: 'production',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c.toString()));
+  child.stderr.on('data', (c) => (output += c.toString()));
+  const [, bootstrapLink] = await waitForOutput(
+    child,
+    /^\s*(https?:\/\/\S+\/signup\?code=\S+)\s*$/m,
+    'The Gatehouse server',
+  );
+  return {
+    url,
+    bootstrapLink,
+    child,
+    output: () => output,
+    /** The link of the newest printed mail to `email` with the given subject start. */
+    async mailLink(email, subjectStart, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const blocks = output.split('──── mail').slice(1);
+        const block = blocks
+          .reverse()
+          .find((b) => b.includes(`To:      ${email}`) && b.includes(`Subject: ${subjectStart}`));
+        const link = block && /Link:\s+(\S+)/.exec(block)?.[1];
+        if (link) return link;
+        if (Date.now() > deadline) throw new Error(`No mail to ${email} printed:\n${output}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async close() {
+      await stop(child);
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function api(base, method, route, body, token) {
+  const res = await fetch(`${base}${route}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: token } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** Signs up through the real API with the bootstrap code, verifies from the printed mail. */
+export async function createVerifiedUser(app) {
+  const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
+  const password = `Bench-${randomBytes(9).toString('base64url')}`;
+  const inviteCode = new URL(app.bootstrapLink).searchParams.get('code');
+  await api(app.url, 'POST', '/api/collections/users/records', {
+    email,
+    password,
+    passwordConfirm: password,
+    inviteCode,
+  });
+  await api(app.url, 'POST', '/api/collections/users/request-verification', { email });
+  const link = await app.mailLink(email, 'Verify');
+  const token = new URL(link).searchParams.get('token');
+  await api(app.url, 'POST', '/api/collections/users/confirm-verification', { token });
+  const auth = await api(app.url, 'POST', '/api/collections/users/auth-with-password', {
+    identity: email,
+    password,
+  });
+  if (!auth.record.verified) throw new Error('The bench user is not verified');
+  return { email, password, token: auth.token };
+}
+
+export async function startHello() {
+  const child = spawn(process.execPath, [path.join(root, 'bench', 'hello.mjs'), '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [, port] = await waitForOutput(child, /ready (\d+)/, 'The hello-world server');
+  return { url: `http://127.0.0.1:${port}`, close: () => stop(child) };
+}
+
+export function machine() {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+  };
+}
+
+/** Prints rows as an aligned text table. */
+export function table(rows, headers) {
+  const all = [headers, ...rows].map((r) => r.map((c) => String(c)));
+  const widths = headers.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+  const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join('  ');
+  return [
+    line(all[0]),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...all.slice(1).map(line),
+  ].join('\n');
+}
+
+export async function saveResults(section, data) {
+  const dir = path.join(root, 'bench', 'results');
+  await fs.mkdir(dir, { recursive: true });
+  const file = path.join(dir, 'latest.json');
+  let all = {};
+  try {
+    all = JSON.parse(await fs.readFile(file, 'utf8'));
+  } catch {
+    // first run
+  }
+  all[section] = data;
+  await fs.writeFile(file, `${JSON.stringify(all, null, 2)}\n`);
+  return file;
+}

@@ -1,0 +1,158 @@
+/* global console */
+// The load benchmark: invite-code reads against a bare node:http baseline, logins/s, and the
+// health check's p99 latency while a login storm runs. Servers in child processes, autocannon
+// here, 127.0.0.1 only.
+import autocannon from 'autocannon';
+import { createVerifiedUser, startGatehouse, startHello, table } from './lib.mjs';
+
+function cannon(options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: 50, duration: 10, ...options }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
+  });
+}
+
+function summary(result) {
+  return {
+    requestsPerSec: Math.round(result.requests.average),
+    latencyMs: {
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      max: result.latency.max,
+    },
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+export async function runLoad({ duration = 10, connections = 50 } = {}) {
+  const app = await startGatehouse();
+  let hello;
+  try {
+    console.log(`Gatehouse at ${app.url}: creating a verified user through the API...`);
+    const user = await createVerifiedUser(app);
+    const login = {
+      url: `${app.url}/api/collections/users/auth-with-password`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ identity: user.email, password: user.password }),
+    };
+    const invites = {
+      url: `${app.url}/api/invite-codes`,
+      headers: { authorization: user.token },
+    };
+
+    console.log('Warming up (2 s)...');
+    await cannon({ ...invites, duration: 2, connections });
+
+    console.log(`(a) GET /api/invite-codes, ${connections} connections, ${duration} s...`);
+    const inviteResult = summary(await cannon({ ...invites, duration, connections }));
+
+    console.log(
+      `    for reference, GET /api/health alone, ${connections} connections, ${duration} s...`,
+    );
+    const healthAlone = summary(
+      await cannon({ url: `${app.url}/api/health`, duration, connections }),
+    );
+
+    hello = await startHello();
+    await cannon({ url: hello.url, duration: 2, connections });
+    console.log(`(a) node:http hello-world, ${connections} connections, ${duration} s...`);
+    const helloResult = summary(await cannon({ url: hello.url, duration, connections }));
+    await hello.close();
+    hello = undefined;
+
+    console.log(`(b) logins (auth-with-password), ${connections} connections, ${duration} s...`);
+    const loginResult = summary(await cannon({ ...login, duration, connections }));
+
+    console.log(`(c) GET /api/health (5 connections) during a login storm, ${duration} s...`);
+    const [stormRaw, healthRaw] = await Promise.all([
+      cannon({ ...login, duration, connections }),
+      cannon({ url: `${app.url}/api/health`, duration, connections: 5 }),
+    ]);
+    const storm = summary(stormRaw);
+    const health = summary(healthRaw);
+
+    const ratio = inviteResult.requestsPerSec / helloResult.requestsPerSec;
+    const results = {
+      settings: { duration, connections },
+      inviteCodes: inviteResult,
+      healthAlone,
+      helloWorld: helloResult,
+      ratio: Number(ratio.toFixed(3)),
+      logins: loginResult,
+      healthDuringStorm: health,
+      stormDuringHealth: storm,
+      targets: {
+        ratio: { target: '>= 0.5', met: ratio >= 0.5 },
+        healthP99Ms: { target: '<= 20', met: health.latencyMs.p99 <= 20 },
+      },
+    };
+    const bad = [inviteResult, healthAlone, helloResult, loginResult, storm, health].some(
+      (r) => r.non2xx > 0 || r.errors > 0,
+    );
+
+    console.log('');
+    console.log(
+      table(
+        [
+          [
+            'GET /api/invite-codes (valid token)',
+            `${inviteResult.requestsPerSec} req/s`,
+            `p99 ${inviteResult.latencyMs.p99} ms`,
+            '',
+          ],
+          [
+            '  for reference: GET /api/health alone',
+            `${healthAlone.requestsPerSec} req/s`,
+            `p99 ${healthAlone.latencyMs.p99} ms`,
+            '',
+          ],
+          [
+            'node:http hello-world',
+            `${helloResult.requestsPerSec} req/s`,
+            `p99 ${helloResult.latencyMs.p99} ms`,
+            '',
+          ],
+          [
+            'ratio invite-codes / hello-world',
+            ratio.toFixed(2),
+            '',
+            `target >= 0.5: ${ratio >= 0.5 ? 'met' : 'MISSED'}`,
+          ],
+          [
+            'logins (auth-with-password)',
+            `${loginResult.requestsPerSec} logins/s`,
+            `p99 ${loginResult.latencyMs.p99} ms`,
+            '',
+          ],
+          [
+            'GET /api/health during login storm',
+            `${health.requestsPerSec} req/s`,
+            `p99 ${health.latencyMs.p99} ms`,
+            `target p99 <= 20 ms: ${health.latencyMs.p99 <= 20 ? 'met' : 'MISSED'}`,
+          ],
+          [
+            '  (the storm meanwhile)',
+            `${storm.requestsPerSec} logins/s`,
+            `p99 ${storm.latencyMs.p99} ms`,
+            '',
+          ],
+        ],
+        ['measure', 'throughput', 'latency', 'target'],
+      ),
+    );
+    if (bad) {
+      console.log(
+        '\nWARNING: some requests failed (non-2xx or errors); see bench/results/latest.json.',
+      );
+    }
+    return results;
+  } finally {
+    await hello?.close();
+    await app.close();
+  }
+}

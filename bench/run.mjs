@@ -1,0 +1,37 @@
+/* global console, process */
+// `npm run bench`            the load benchmark (about 1 minute)
+// `npm run bench -- page`    the page benchmark: JS size of / and Lighthouse scores
+// `npm run bench -- all`     both
+// Figures are printed and written to bench/results/latest.json. Run `npm run build` first.
+import { machine, requireBuild, saveResults } from './lib.mjs';
+
+const what = process.argv[2] ?? 'load';
+if (!['load', 'page', 'all'].includes(what)) {
+  console.error(`Unknown benchmark "${what}": use load (default), page or all.`);
+  process.exit(2);
+}
+
+requireBuild();
+const host = machine();
+console.log(`Machine: ${host.cpus} × ${host.cpuModel}, ${host.memoryGiB} GiB, Node ${host.node}\n`);
+
+if (what === 'load' || what === 'all') {
+  const { runLoad } = await import('./load.mjs');
+  const results = await runLoad();
+  const file = await saveResults('load', {
+    date: new Date().toISOString(),
+    machine: host,
+    ...results,
+  });
+  console.log(`\nSaved to ${file}\n`);
+}
+if (what === 'page' || what === 'all') {
+  const { runPage } = await import('./page.mjs');
+  const results = await runPage();
+  const file = await saveResults('page', {
+    date: new Date().toISOString(),
+    machine: host,
+    ...results,
+  });
+  console.log(`\nSaved to ${file}\n`);
+}
