@@ -37,7 +37,9 @@ export async function startServer(
   options: StartOptions = {},
 ): Promise<RunningServer> {
   const log = options.logger === false ? pino({ level: 'silent' }) : createLogger(config.logLevel);
-  const database = openDatabase(config);
+  const database = openDatabase(config, (err) =>
+    log.warn({ err: err.message }, 'database connection lost; reconnecting on next use'),
+  );
   const cleanup: Array<() => Promise<void>> = [() => database.close()];
   const closeAll = async () => {
     for (const step of cleanup.reverse()) await step().catch((err) => log.error({ err }, 'close'));

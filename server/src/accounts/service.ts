@@ -224,7 +224,7 @@ async function userForToken(
 
 export async function confirmVerification(ctx: AppContext, token: string): Promise<void> {
   if (token === '') throw badRequest(VALIDATION_FAILED, { token: fieldError.required() });
-  if (!Tokens.decode(token)) {
+  if (!Tokens.isJwt(token)) {
     throw badRequest(VALIDATION_FAILED, { token: fieldError.invalidTokenClaims() });
   }
   const user = await userForToken(ctx, token, 'verification');

@@ -94,22 +94,19 @@ export class Tokens {
    * undefined: not a parseable JWT with the claims we need.
    */
   static decode(token: string): TokenClaims | undefined {
-    const parts = token.split('.');
-    if (parts.length !== 3 || !parts[0] || !parts[1] || !parts[2]) return undefined;
-    try {
-      const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as unknown;
-      if (!isObject(header) || header.alg !== 'HS256') return undefined;
-      const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as unknown;
-      if (!isObject(claims)) return undefined;
-      const { id, type, collectionId, exp } = claims;
-      if (typeof id !== 'string' || typeof type !== 'string' || typeof exp !== 'number') {
-        return undefined;
-      }
-      if (!TYPES.includes(type as TokenType) || typeof collectionId !== 'string') return undefined;
-      return claims as unknown as TokenClaims;
-    } catch {
+    const jwt = parseJwt(token);
+    if (!jwt || jwt.header.alg !== 'HS256') return undefined;
+    const { id, type, collectionId, exp } = jwt.claims;
+    if (typeof id !== 'string' || typeof exp !== 'number' || typeof collectionId !== 'string') {
       return undefined;
     }
+    if (!TYPES.includes(type as TokenType)) return undefined;
+    return jwt.claims as unknown as TokenClaims;
+  }
+
+  /** Whether the text is a JWT at all (three parts, JSON header and payload), valid or not. */
+  static isJwt(token: string): boolean {
+    return parseJwt(token) !== undefined;
   }
 
   /** True when `token` is a live token of `type` for this user (signature, expiry, collection). */
@@ -129,6 +126,20 @@ export class Tokens {
     return createHmac('sha256', tokenKey + this.secrets[type])
       .update(body)
       .digest('base64url');
+  }
+}
+
+function parseJwt(
+  token: string,
+): { header: Record<string, unknown>; claims: Record<string, unknown> } | undefined {
+  const parts = token.split('.');
+  if (parts.length !== 3 || !parts[0] || !parts[1] || !parts[2]) return undefined;
+  try {
+    const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as unknown;
+    const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as unknown;
+    return isObject(header) && isObject(claims) ? { header, claims } : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -19,12 +19,15 @@ export interface DatabaseHandle {
 }
 
 /** SQLite in DATA_DIR by default; PostgreSQL when DATABASE_URL is set. */
-export function openDatabase(options: {
-  dataDir: string;
-  databaseUrl: string | undefined;
-}): DatabaseHandle {
+export function openDatabase(
+  options: { dataDir: string; databaseUrl: string | undefined },
+  onIdleError: (error: Error) => void = () => {},
+): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // PostgreSQL ending an idle pooled connection (restart, failover, proxy timeout) is reported
+    // here; unhandled it would kill the process. The pool replaces the connection on next use.
+    pool.on('error', onIdleError);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const url = new URL(options.databaseUrl);
     return {

@@ -3,20 +3,31 @@ import type { Logger } from 'pino';
 import { ApiError } from './errors.js';
 
 /**
- * Fixed-window counters for the abuse limits of contract §2. In memory for one process, in Redis
- * (REDIS_URL) when several instances must share them. A request may count against several limits
- * at once (the /api-wide one, its endpoint's, and per account), which is why this is a small
- * limiter of our own rather than a per-route plugin (docs/decisions/0004-rate-limits.md).
+ * The abuse limits of contract §2, as sliding-window counters: the count of the current fixed
+ * window plus the previous window's count weighted by how much of it still overlaps the last
+ * `windowMs`. Unlike plain fixed windows, a burst straddling a window boundary cannot get twice
+ * the limit through. In memory for one process, in Redis (REDIS_URL) when several instances must
+ * share them. A request may count against several limits at once (the /api-wide one, its
+ * endpoint's, and per account), which is why this is a small limiter of our own rather than a
+ * per-route plugin (docs/decisions/0004-rate-limits.md).
  */
 
+export interface WindowCounts {
+  current: number;
+  previous: number;
+}
+
 export interface CounterStore {
-  /** Adds one hit to `key` in the current window and returns the window's count. */
-  hit(key: string, windowMs: number): Promise<number>;
+  /** Adds one hit to window `window` of `key`; returns its count and window `window - 1`'s. */
+  hit(key: string, window: number, windowMs: number): Promise<WindowCounts | undefined>;
   close(): Promise<void>;
 }
 
 export class MemoryCounterStore implements CounterStore {
-  private readonly counters = new Map<string, { count: number; resetAt: number }>();
+  private readonly counters = new Map<
+    string,
+    { window: number; count: number; previous: number; expires: number }
+  >();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor() {
@@ -24,20 +35,24 @@ export class MemoryCounterStore implements CounterStore {
     this.sweeper.unref();
   }
 
-  async hit(key: string, windowMs: number): Promise<number> {
-    const now = Date.now();
-    const entry = this.counters.get(key);
-    if (!entry || entry.resetAt <= now) {
-      this.counters.set(key, { count: 1, resetAt: now + windowMs });
-      return 1;
+  async hit(key: string, window: number, windowMs: number): Promise<WindowCounts> {
+    let entry = this.counters.get(key);
+    if (!entry) {
+      entry = { window, count: 0, previous: 0, expires: 0 };
+      this.counters.set(key, entry);
+    } else if (entry.window !== window) {
+      entry.previous = entry.window === window - 1 ? entry.count : 0;
+      entry.window = window;
+      entry.count = 0;
     }
     entry.count += 1;
-    return entry.count;
+    entry.expires = (window + 2) * windowMs;
+    return { current: entry.count, previous: entry.previous };
   }
 
   private sweep(): void {
     const now = Date.now();
-    for (const [key, entry] of this.counters) if (entry.resetAt <= now) this.counters.delete(key);
+    for (const [key, entry] of this.counters) if (entry.expires <= now) this.counters.delete(key);
   }
 
   async close(): Promise<void> {
@@ -45,10 +60,11 @@ export class MemoryCounterStore implements CounterStore {
   }
 }
 
-const INCR_WITH_EXPIRY = `
+const HIT = `
 local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return count`;
+local previous = redis.call('GET', KEYS[2])
+return {count, tonumber(previous) or 0}`;
 
 export class RedisCounterStore implements CounterStore {
   private readonly redis: Redis;
@@ -62,14 +78,18 @@ export class RedisCounterStore implements CounterStore {
     this.redis.on('error', (err) => this.log.warn({ err: err.message }, 'redis error'));
   }
 
-  async hit(key: string, windowMs: number): Promise<number> {
+  async hit(key: string, window: number, windowMs: number): Promise<WindowCounts | undefined> {
     try {
-      const count = await this.redis.eval(INCR_WITH_EXPIRY, 1, this.prefix + key, windowMs);
-      return Number(count);
+      const keys = [`${this.prefix}${key}:${window}`, `${this.prefix}${key}:${window - 1}`];
+      const [current, previous] = (await this.redis.eval(HIT, 2, ...keys, windowMs * 2)) as [
+        number,
+        number,
+      ];
+      return { current: Number(current), previous: Number(previous) };
     } catch (error) {
       // Fail open: an unreachable Redis must not take the whole API down with it.
       this.log.warn({ err: (error as Error).message }, 'rate-limit store unavailable; allowing');
-      return 0;
+      return undefined;
     }
   }
 
@@ -98,16 +118,17 @@ export const LIMITS = {
 export class RateLimiter {
   constructor(private readonly store: CounterStore | undefined) {}
 
-  get enabled(): boolean {
-    return this.store !== undefined;
-  }
-
   /** Counts one hit for `subject` (an IP, a user id, an email) and throws 429 over the limit. */
   async check(limit: Limit, subject: string): Promise<void> {
     if (!this.store) return;
-    const window = Math.floor(Date.now() / limit.windowMs);
-    const count = await this.store.hit(`${limit.name}:${window}:${subject}`, limit.windowMs);
-    if (count > limit.max) throw new ApiError(429);
+    const now = Date.now();
+    const window = Math.floor(now / limit.windowMs);
+    const counts = await this.store.hit(`${limit.name}:${subject}`, window, limit.windowMs);
+    if (!counts) return;
+    const overlap = 1 - (now - window * limit.windowMs) / limit.windowMs;
+    if (counts.current + Math.floor(counts.previous * overlap) > limit.max) {
+      throw new ApiError(429);
+    }
   }
 
   async close(): Promise<void> {
