@@ -69,7 +69,7 @@ export async function startServer(
     const ctx: AppContext = {
       config,
       db,
-      queries: preparedQueries(db),
+      queries: preparedQueries(database),
       tokens,
       limiter,
       log,

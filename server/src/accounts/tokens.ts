@@ -32,7 +32,8 @@ export interface TokenClaims {
 export type TokenSecrets = Record<TokenType, string>;
 
 const TYPES: TokenType[] = ['auth', 'verification', 'passwordReset'];
-const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+const STANDARD_HEADER = { alg: 'HS256', typ: 'JWT' };
+const HEADER = Buffer.from(JSON.stringify(STANDARD_HEADER)).toString('base64url');
 
 /**
  * The per-purpose secrets: generated once and kept in the settings table, so every instance that
@@ -67,7 +68,12 @@ export async function loadTokenSecrets(
   return secrets;
 }
 
+/** How many verified signatures to remember (token text → the key it verified with). */
+const MAX_REMEMBERED = 10_000;
+
 export class Tokens {
+  private readonly verified = new Map<string, string>();
+
   constructor(private readonly secrets: TokenSecrets) {}
 
   sign(type: TokenType, user: Pick<User, 'id' | 'email' | 'token_key'>): string {
@@ -116,10 +122,18 @@ export class Tokens {
       return false;
     }
     if (claims.exp <= Math.floor(Date.now() / 1000)) return false;
+    // A signature is a pure function of the token's text, the user's key and the secret: once
+    // checked it need not be computed again for as long as the user keeps that key.
+    if (this.verified.get(token) === user.token_key) return true;
     const cut = token.lastIndexOf('.');
     const expected = Buffer.from(this.signature(type, user.token_key, token.slice(0, cut)));
     const actual = Buffer.from(token.slice(cut + 1));
-    return expected.length === actual.length && timingSafeEqual(expected, actual);
+    const valid = expected.length === actual.length && timingSafeEqual(expected, actual);
+    if (valid) {
+      if (this.verified.size >= MAX_REMEMBERED) this.verified.clear();
+      this.verified.set(token, user.token_key);
+    }
+    return valid;
   }
 
   private signature(type: TokenType, tokenKey: string, body: string): string {
@@ -135,7 +149,11 @@ function parseJwt(
   const parts = token.split('.');
   if (parts.length !== 3 || !parts[0] || !parts[1] || !parts[2]) return undefined;
   try {
-    const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as unknown;
+    // Our own tokens all carry the same header: skip decoding it.
+    const header =
+      parts[0] === HEADER
+        ? STANDARD_HEADER
+        : (JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as unknown);
     const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as unknown;
     return isObject(header) && isObject(claims) ? { header, claims } : undefined;
   } catch {

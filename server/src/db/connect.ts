@@ -15,6 +15,12 @@ export interface DatabaseHandle {
   kind: DatabaseKind;
   /** Where the data lives, for the start-up log (no credentials). */
   location: string;
+  /**
+   * SQLite only: a second, read-only connection for the hot-path reads (db/prepared.ts). It runs
+   * them synchronously, outside Kysely's single-connection queue, and (WAL) sees exactly what is
+   * committed: never the uncommitted state of a transaction under way on the main connection.
+   */
+  reader?: SQLite.Database;
   close(): Promise<void>;
 }
 
@@ -49,7 +55,18 @@ export function openDatabase(
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
   });
-  return { db, kind: 'sqlite', location: file, close: () => db.destroy() };
+  const reader = new SQLite(file, { readonly: true });
+  reader.pragma('busy_timeout = 5000');
+  return {
+    db,
+    kind: 'sqlite',
+    location: file,
+    reader,
+    close: async () => {
+      reader.close();
+      await db.destroy();
+    },
+  };
 }
 
 /**

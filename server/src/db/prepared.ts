@@ -1,43 +1,90 @@
-import type { Compilable, Kysely } from 'kysely';
-import type { Database, User } from './schema.js';
+import type { Compilable } from 'kysely';
+import type SQLite from 'better-sqlite3';
+import type { DatabaseHandle } from './connect.js';
+import type { User } from './schema.js';
 
 /**
- * A query built and compiled once, then run with new parameter values. For the queries on every
- * authenticated request, Kysely's builder and compiler cost more than SQLite running the query;
- * compiled SQL is parameterised and dialect-specific, so this stays portable across databases.
+ * The reads done on every authenticated request, compiled by Kysely once (its builder and
+ * compiler cost more than SQLite running a small indexed query). Compiled SQL is parameterised
+ * and dialect-specific, so this stays portable across databases.
+ *
+ * On SQLite they run synchronously on the read-only connection and their results are kept in
+ * memory until anything is committed to the database by anyone: `PRAGMA data_version` on that
+ * connection changes whenever another connection or process commits, so the cache can never
+ * serve data older than the last commit it could have seen (docs/decisions/0008-hot-path-queries.md).
+ * On PostgreSQL, where other instances write too, every call asks the database.
  */
-function prepare<Row, Args extends string[]>(
-  db: Kysely<Database>,
-  build: (...slots: Args) => Compilable<Row>,
-  arity: Args['length'],
-): (...args: Args) => Promise<Row[]> {
-  const slots = Array.from({ length: arity }, (_, i) => `\u0000slot:${i}`) as Args;
-  const compiled = build(...slots).compile();
-  const source = compiled.parameters.map((p) => (typeof p === 'string' ? slots.indexOf(p) : -1));
-  return async (...args) => {
-    const parameters = compiled.parameters.map((p, i) => (source[i]! >= 0 ? args[source[i]!] : p));
-    return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
+
+const MAX_CACHED = 10_000;
+
+/** Counts the commits seen through the read connection (a new generation per change). */
+class CommitWatch {
+  private readonly statement: SQLite.Statement<[], number>;
+  private version: number;
+  generation = 0;
+
+  constructor(reader: SQLite.Database) {
+    this.statement = reader.prepare<[], number>('PRAGMA data_version').pluck();
+    this.version = this.statement.get()!;
+  }
+
+  current(): number {
+    const version = this.statement.get()!;
+    if (version !== this.version) {
+      this.version = version;
+      this.generation += 1;
+    }
+    return this.generation;
+  }
+}
+
+type Read<Row> = (arg: string) => readonly Row[] | Promise<readonly Row[]>;
+
+function prepare<Row>(
+  { db, reader }: DatabaseHandle,
+  watch: CommitWatch | undefined,
+  build: (arg: string) => Compilable<Row>,
+): Read<Row> {
+  const slot = '\u0000arg';
+  const compiled = build(slot).compile();
+  const bind = (arg: string) => compiled.parameters.map((p) => (p === slot ? arg : p));
+  if (!reader || !watch) {
+    return async (arg) => (await db.executeQuery<Row>({ ...compiled, parameters: bind(arg) })).rows;
+  }
+  const statement = reader.prepare(compiled.sql);
+  const cache = new Map<string, readonly Row[]>();
+  let generation = watch.generation;
+  return (arg) => {
+    const now = watch.current();
+    if (now !== generation) {
+      cache.clear();
+      generation = now;
+    }
+    let rows = cache.get(arg);
+    if (!rows) {
+      rows = Object.freeze((statement.all(bind(arg)) as Row[]).map((r) => Object.freeze(r)));
+      if (cache.size >= MAX_CACHED) cache.clear();
+      cache.set(arg, rows);
+    }
+    return rows;
   };
 }
 
 /** The hot-path reads, compiled once per database handle. */
-export function preparedQueries(db: Kysely<Database>) {
-  const userById = prepare(
-    db,
-    (id: string) => db.selectFrom('users').selectAll().where('id', '=', id),
-    1,
+export function preparedQueries(handle: DatabaseHandle) {
+  const { db, reader } = handle;
+  const watch = reader ? new CommitWatch(reader) : undefined;
+  const userById = prepare(handle, watch, (id) =>
+    db.selectFrom('users').selectAll().where('id', '=', id),
   );
-  const unusedCodes = prepare(
-    db,
-    (ownerId: string) =>
-      db
-        .selectFrom('invite_codes')
-        .select(['id', 'code', 'created'])
-        .where('owner_id', '=', ownerId)
-        .where('used_at', 'is', null)
-        .orderBy('created', 'desc')
-        .orderBy('id'),
-    1,
+  const unusedCodes = prepare(handle, watch, (ownerId) =>
+    db
+      .selectFrom('invite_codes')
+      .select(['id', 'code', 'created'])
+      .where('owner_id', '=', ownerId)
+      .where('used_at', 'is', null)
+      .orderBy('created', 'desc')
+      .orderBy('id'),
   );
   return {
     userById: async (id: string): Promise<User | undefined> => (await userById(id))[0],

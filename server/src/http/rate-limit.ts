@@ -118,6 +118,11 @@ export const LIMITS = {
 export class RateLimiter {
   constructor(private readonly store: CounterStore | undefined) {}
 
+  /** False when RATE_LIMITS=off. */
+  get enabled(): boolean {
+    return this.store !== undefined;
+  }
+
   /** Counts one hit for `subject` (an IP, a user id, an email) and throws 429 over the limit. */
   async check(limit: Limit, subject: string): Promise<void> {
     if (!this.store) return;

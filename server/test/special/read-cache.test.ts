@@ -1,0 +1,53 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATHS } from '../support/contract.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+/**
+ * On SQLite the per-request reads (the user behind a token, the invite list) are kept in memory
+ * until anything commits. A write by another process on the same file (an operator's tool, a
+ * restore, a second server) must be seen on the very next request, not served from memory.
+ */
+describe('hot-path reads on SQLite see writes made outside the server', () => {
+  let t: TestServer;
+  let outside: SQLite.Database;
+  beforeAll(async () => {
+    t = await startTestServer({ db: 'sqlite' });
+    outside = new SQLite(path.join(t.dataDir, 'gatehouse.db'));
+  });
+  afterAll(async () => {
+    outside?.close();
+    await t?.close();
+  });
+
+  it('a token key rotated by another connection ends the session at once', async () => {
+    const user = await t.verifiedUser();
+    expect((await t.get(PATHS.codes, user.token)).status).toBe(200);
+    expect((await t.get(PATHS.codes, user.token)).status).toBe(200);
+
+    outside
+      .prepare('UPDATE users SET token_key = ? WHERE id = ?')
+      .run('rotated-elsewhere', user.id);
+
+    const after = await t.get(PATHS.codes, user.token);
+    expect(after.status).toBe(401);
+  });
+
+  it('an invite code used by another connection leaves the list at once', async () => {
+    const user = await t.verifiedUser();
+    const before = await t.get(PATHS.codes, user.token);
+    expect(before.status).toBe(200);
+    const codes = before.body.codes as { id: string }[];
+    expect(codes.length).toBeGreaterThan(1);
+
+    outside
+      .prepare('UPDATE invite_codes SET used_at = ?, used_by = ? WHERE id = ?')
+      .run('2026-01-01 00:00:00.000Z', 'someone', codes[0]!.id);
+
+    const after = await t.get(PATHS.codes, user.token);
+    expect((after.body.codes as { id: string }[]).map((c) => c.id)).toEqual(
+      codes.slice(1).map((c) => c.id),
+    );
+  });
+});
