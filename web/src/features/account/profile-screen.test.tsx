@@ -115,7 +115,7 @@ describe('Profile (/profile)', () => {
   });
 
   describe('the initial user', () => {
-    it('sees Generate 5 More; generating refetches the list', async () => {
+    it('sees Generate 5 More and Generate Codes; generating refetches the list', async () => {
       let list = codes;
       const server = signedIn(root, {
         'GET /api/invite-codes': () => json(200, { codes: list }),
@@ -130,7 +130,9 @@ describe('Profile (/profile)', () => {
         },
       });
       const { user } = renderApp('/profile');
-      await user.click(await screen.findByRole('button', { name: 'Generate 5 More' }));
+      await screen.findByRole('list', { name: 'Your invite codes' });
+      expect(screen.getByRole('button', { name: 'Generate Codes' })).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Generate 5 More' }));
       await findAnnounced('Generated 5 new invite codes.', 'status');
       const listEl = await screen.findByRole('list', { name: 'Your invite codes' });
       await waitFor(() => expect(within(listEl).getAllByRole('listitem')).toHaveLength(7));
@@ -138,7 +140,7 @@ describe('Profile (/profile)', () => {
       expect(server.to('POST', '/api/invite-codes/generate')).toHaveLength(1);
     });
 
-    it('sees Generate Codes when the list is empty', async () => {
+    it('can generate from an empty list with Generate Codes', async () => {
       let list: typeof codes = [];
       signedIn(root, {
         'GET /api/invite-codes': () => json(200, { codes: list }),
@@ -148,7 +150,8 @@ describe('Profile (/profile)', () => {
         },
       });
       const { user } = renderApp('/profile');
-      await user.click(await screen.findByRole('button', { name: 'Generate Codes' }));
+      expect(await screen.findByText('No invite codes available.')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Generate Codes' }));
       expect(await screen.findByText('K7M2-QX9R-T4WD-8HNP')).toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Generate 5 More' })).toBeInTheDocument();
     });
