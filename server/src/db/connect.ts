@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -21,7 +21,13 @@ export interface DatabaseHandle {
    * committed: never the uncommitted state of a transaction under way on the main connection.
    */
   reader?: SQLite.Database;
+  /** SQLite only: counts the write and commit statements run on the main connection. */
+  writes?: WriteCounter;
   close(): Promise<void>;
+}
+
+export interface WriteCounter {
+  count: number;
 }
 
 /** SQLite in DATA_DIR by default; PostgreSQL when DATABASE_URL is set. */
@@ -52,8 +58,9 @@ export function openDatabase(
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  const writes: WriteCounter = { count: 0 };
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite, writes) }),
   });
   const reader = new SQLite(file, { readonly: true });
   reader.pragma('busy_timeout = 5000');
@@ -62,6 +69,7 @@ export function openDatabase(
     kind: 'sqlite',
     location: file,
     reader,
+    writes,
     close: async () => {
       reader.close();
       await db.destroy();
@@ -72,20 +80,41 @@ export function openDatabase(
 /**
  * Kysely prepares every query afresh; preparing costs more than running a small query. The
  * queries are parameterised, so their SQL text is a small fixed set: keep each statement once.
+ * Statements that write (or end a transaction) count into `writes` after they run, which tells
+ * the read cache (db/prepared.ts) that what it holds may be out of date.
  */
-function withStatementCache(sqlite: SQLite.Database, limit = 500) {
-  const cache = new Map<string, SQLite.Statement>();
+function withStatementCache(sqlite: SQLite.Database, writes: WriteCounter, limit = 500) {
+  const cache = new Map<string, SqliteStatement>();
   return {
     close: () => sqlite.close(),
-    prepare(sql: string) {
+    prepare(sql: string): SqliteStatement {
       let statement = cache.get(sql);
       if (!statement) {
-        statement = sqlite.prepare(sql);
+        statement = counted(sqlite.prepare(sql), sql, writes);
         if (cache.size >= limit) cache.delete(cache.keys().next().value!);
         cache.set(sql, statement);
       }
       return statement;
     },
+  };
+}
+
+function counted(statement: SQLite.Statement, sql: string, writes: WriteCounter): SqliteStatement {
+  // SQLite calls COMMIT and friends read-only: they do not write, they publish the writes.
+  const endsTransaction = /^\s*(commit|end|rollback|release)\b/i.test(sql);
+  if (statement.readonly && !endsTransaction) return statement;
+  const after = <T>(run: () => T): T => {
+    try {
+      return run();
+    } finally {
+      writes.count += 1;
+    }
+  };
+  return {
+    reader: statement.reader,
+    all: (parameters) => after(() => statement.all(parameters)),
+    run: (parameters) => after(() => statement.run(parameters)),
+    iterate: (parameters) => after(() => statement.iterate(parameters)),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Compilable } from 'kysely';
 import type SQLite from 'better-sqlite3';
-import type { DatabaseHandle } from './connect.js';
+import type { DatabaseHandle, WriteCounter } from './connect.js';
 import type { User } from './schema.js';
 
 /**
@@ -9,30 +9,50 @@ import type { User } from './schema.js';
  * and dialect-specific, so this stays portable across databases.
  *
  * On SQLite they run synchronously on the read-only connection and their results are kept in
- * memory until anything is committed to the database by anyone: `PRAGMA data_version` on that
- * connection changes whenever another connection or process commits, so the cache can never
- * serve data older than the last commit it could have seen (docs/decisions/0008-hot-path-queries.md).
- * On PostgreSQL, where other instances write too, every call asks the database.
+ * memory until the database changes: after any write or commit on the server's own connection,
+ * and whenever `PRAGMA data_version` says another connection or process committed
+ * (docs/decisions/0008-hot-path-queries.md). On PostgreSQL, where other instances write too,
+ * every call asks the database.
  */
 
 const MAX_CACHED = 10_000;
 
-/** Counts the commits seen through the read connection (a new generation per change). */
+/**
+ * Numbers the states of the database the cache may hold (a new generation per change): after any
+ * write or commit on the server's own connection, and whenever `PRAGMA data_version` on the read
+ * connection says another connection or process committed. That pragma costs two locking
+ * syscalls, so it is asked once per turn of the event loop; a request in the same turn as another
+ * process's commit is concurrent with it and may see the state just before it.
+ */
 class CommitWatch {
   private readonly statement: SQLite.Statement<[], number>;
   private version: number;
+  private writesSeen: number;
+  private askedThisTurn = false;
   generation = 0;
 
-  constructor(reader: SQLite.Database) {
+  constructor(
+    reader: SQLite.Database,
+    private readonly writes: WriteCounter,
+  ) {
     this.statement = reader.prepare<[], number>('PRAGMA data_version').pluck();
     this.version = this.statement.get()!;
+    this.writesSeen = writes.count;
   }
 
   current(): number {
-    const version = this.statement.get()!;
-    if (version !== this.version) {
-      this.version = version;
+    if (this.writes.count !== this.writesSeen) {
+      this.writesSeen = this.writes.count;
       this.generation += 1;
+    }
+    if (!this.askedThisTurn) {
+      this.askedThisTurn = true;
+      setImmediate(() => (this.askedThisTurn = false)).unref();
+      const version = this.statement.get()!;
+      if (version !== this.version) {
+        this.version = version;
+        this.generation += 1;
+      }
     }
     return this.generation;
   }
@@ -72,8 +92,8 @@ function prepare<Row>(
 
 /** The hot-path reads, compiled once per database handle. */
 export function preparedQueries(handle: DatabaseHandle) {
-  const { db, reader } = handle;
-  const watch = reader ? new CommitWatch(reader) : undefined;
+  const { db, reader, writes } = handle;
+  const watch = reader && writes ? new CommitWatch(reader, writes) : undefined;
   const userById = prepare(handle, watch, (id) =>
     db.selectFrom('users').selectAll().where('id', '=', id),
   );

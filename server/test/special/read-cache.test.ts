@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { openDatabase } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrations.js';
+import { preparedQueries } from '../../src/db/prepared.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '../support/contract.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -49,5 +54,60 @@ describe('hot-path reads on SQLite see writes made outside the server', () => {
     expect((after.body.codes as { id: string }[]).map((c) => c.id)).toEqual(
       codes.slice(1).map((c) => c.id),
     );
+  });
+});
+
+describe("the read cache and the server's own writes", () => {
+  it('a write or a committed transaction is seen by the next read, in the same turn', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gh-cache-'));
+    const database = openDatabase({ dataDir: dir, databaseUrl: undefined });
+    try {
+      await migrateToLatest(database.db);
+      const queries = preparedQueries(database);
+      const now = '2026-01-01 00:00:00.000Z';
+      await database.db
+        .insertInto('users')
+        .values({
+          id: 'aaaaaaaaaaaaaaa',
+          email: 'a@example.com',
+          password_hash: 'x',
+          token_key: 'key-1',
+          verified: 0,
+          email_visibility: 0,
+          is_initial_user: 0,
+          invite_code: 'C',
+          invited_by: null,
+          verification_sent_at: null,
+          reset_sent_at: null,
+          created: now,
+          updated: now,
+        })
+        .execute();
+      expect((await queries.userById('aaaaaaaaaaaaaaa'))?.token_key).toBe('key-1');
+
+      await database.db
+        .updateTable('users')
+        .set({ token_key: 'key-2' })
+        .where('id', '=', 'aaaaaaaaaaaaaaa')
+        .execute();
+      expect((await queries.userById('aaaaaaaaaaaaaaa'))?.token_key).toBe('key-2');
+
+      await database.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('users')
+          .set({ token_key: 'key-3' })
+          .where('id', '=', 'aaaaaaaaaaaaaaa')
+          .execute();
+        // Inside the transaction the read connection still sees the committed state.
+        expect((await queries.userById('aaaaaaaaaaaaaaa'))?.token_key).toBe('key-2');
+      });
+      expect((await queries.userById('aaaaaaaaaaaaaaa'))?.token_key).toBe('key-3');
+
+      await database.db.deleteFrom('users').execute();
+      expect(await queries.userById('aaaaaaaaaaaaaaa')).toBeUndefined();
+    } finally {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
