@@ -68,8 +68,9 @@ export async function loadTokenSecrets(
   return secrets;
 }
 
-/** How many verified signatures to remember (token text → the key it verified with). */
+/** How many tokens to remember, decoded and verified (bounded: cleared when full). */
 const MAX_REMEMBERED = 10_000;
+const decoded = new Map<string, TokenClaims>();
 
 export class Tokens {
   private readonly verified = new Map<string, string>();
@@ -100,6 +101,18 @@ export class Tokens {
    * undefined: not a parseable JWT with the claims we need.
    */
   static decode(token: string): TokenClaims | undefined {
+    // Decoding is a pure function of the text; the same session token arrives again and again.
+    const known = decoded.get(token);
+    if (known) return known;
+    const claims = Tokens.decodeFresh(token);
+    if (claims) {
+      if (decoded.size >= MAX_REMEMBERED) decoded.clear();
+      decoded.set(token, claims);
+    }
+    return claims;
+  }
+
+  private static decodeFresh(token: string): TokenClaims | undefined {
     const jwt = parseJwt(token);
     if (!jwt || jwt.header.alg !== 'HS256') return undefined;
     const { id, type, collectionId, exp } = jwt.claims;
@@ -107,7 +120,7 @@ export class Tokens {
       return undefined;
     }
     if (!TYPES.includes(type as TokenType)) return undefined;
-    return jwt.claims as unknown as TokenClaims;
+    return Object.freeze(jwt.claims) as unknown as TokenClaims;
   }
 
   /** Whether the text is a JWT at all (three parts, JSON header and payload), valid or not. */

@@ -23,7 +23,9 @@ export function normalizeInviteCode(input: string): string {
 
 /** XXXX-XXXX-XXXX-XXXX-XXXX, as shown to people and put in links. */
 export function formatInviteCode(code: string): string {
-  return code.match(/.{1,4}/g)?.join('-') ?? code;
+  let out = code.slice(0, 4);
+  for (let i = 4; i < code.length; i += 4) out += `-${code.slice(i, i + 4)}`;
+  return out;
 }
 
 export function inviteLink(appUrl: string, code: string): string {
