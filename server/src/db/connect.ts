@@ -33,13 +33,16 @@ export interface WriteCounter {
 /** SQLite in DATA_DIR by default; PostgreSQL when DATABASE_URL is set. */
 export function openDatabase(
   options: { dataDir: string; databaseUrl: string | undefined },
-  onIdleError: (error: Error) => void = () => {},
+  onConnectionError: (error: Error) => void = () => {},
 ): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    // PostgreSQL ending an idle pooled connection (restart, failover, proxy timeout) is reported
-    // here; unhandled it would kill the process. The pool replaces the connection on next use.
-    pool.on('error', onIdleError);
+    // PostgreSQL ending a connection (restart, failover, proxy timeout) is an 'error' event on the
+    // client, and unhandled it would kill the process, whether the client is idle or in use (its
+    // query then fails on its own). Every client gets a listener; the pool's own report of the
+    // same event for idle clients needs one too. Broken clients are dropped and replaced.
+    pool.on('connect', (client) => client.on('error', onConnectionError));
+    pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const url = new URL(options.databaseUrl);
     return {
