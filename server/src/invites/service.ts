@@ -42,10 +42,21 @@ export async function createInviteCodes(
 }
 
 /** The user's unused codes, newest first. */
-export async function listInviteCodes(ctx: AppContext, ownerId: string): Promise<InviteCodeView[]> {
+export async function listInviteCodes(
+  ctx: AppContext,
+  ownerId: string,
+): Promise<readonly InviteCodeView[]> {
   const rows = await ctx.queries.unusedCodes(ownerId);
-  return rows.map((r) => ({ id: r.id, code: formatInviteCode(r.code), created: r.created }));
+  // The read cache hands out the same rows until the data changes: format them once.
+  let view = views.get(rows);
+  if (!view) {
+    view = rows.map((r) => ({ id: r.id, code: formatInviteCode(r.code), created: r.created }));
+    views.set(rows, view);
+  }
+  return view;
 }
+
+const views = new WeakMap<object, readonly InviteCodeView[]>();
 
 export class InitialUserExistsError extends Error {
   constructor() {
