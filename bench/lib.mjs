@@ -66,7 +66,8 @@ export function stop(child) {
 }
 
 /**
- * Starts `node server/dist/main.js` on a free port with a fresh SQLite DATA_DIR, limits off,
+ * Starts `node server/dist/main.js` on a free port with a fresh SQLite DATA_DIR (or the empty
+ * PostgreSQL database of BENCH_DATABASE_URL), limits off,
  * warn-level logs and mail printed to its console (whose `Link:` lines `mailLink` reads).
  */
 export async function startGatehouse(extraEnv = {}) {
@@ -81,7 +82,8 @@ export async function startGatehouse(extraEnv = {}) {
       HOST: '127.0.0.1',
       APP_URL: url,
       DATA_DIR: dataDir,
-      DATABASE_URL: '',
+      // BENCH_DATABASE_URL=postgres://… (an empty database) measures on PostgreSQL instead.
+      DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
       REDIS_URL: '',
       SMTP_URL: '',
       RATE_LIMITS: 'off',
