@@ -7,7 +7,7 @@ import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { signUpVerified } from './api';
 import { ENV_KEY, type AppServer, type CapturedMail, type E2EEnv, type ServerName } from './env';
-import { parseMail } from './mime';
+import { parseMail } from '../../server/test/support/mime';
 
 /**
  * Starts a real SMTP receiver and the real built server (one per spec file that needs its own

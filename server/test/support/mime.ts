@@ -1,8 +1,18 @@
 /**
- * A small MIME reader for the messages the SMTP receiver captures: unfolded headers (RFC 2047
- * words decoded), multipart bodies, quoted-printable and base64 parts. `raw` is a latin1 string
- * (one char per byte), as it came off the wire.
+ * A minimal MIME parser for the messages the test SMTP receivers capture: headers (unfolded,
+ * RFC 2047 words decoded), multipart bodies, quoted-printable and base64 transfer encodings.
+ * `raw` is a latin1 string, i.e. one char per byte. Shared by the API tests and the browser
+ * journeys (e2e/support/global-setup.ts).
  */
+
+export interface ParsedMail {
+  subject: string;
+  /** The decoded text/plain part ('' when absent). */
+  text: string;
+  /** The decoded text/html part ('' when absent). */
+  html: string;
+  headers: Record<string, string>;
+}
 
 interface Entity {
   headers: Record<string, string>;
@@ -24,7 +34,8 @@ function splitEntity(raw: string): Entity {
 }
 
 function param(header: string, name: string): string | undefined {
-  const m = new RegExp(`;\\s*${name}\\s*=\\s*(?:"([^"]*)"|([^;\\s]+))`, 'i').exec(header);
+  const re = new RegExp(`;\\s*${name}\\s*=\\s*(?:"([^"]*)"|([^;\\s]+))`, 'i');
+  const m = re.exec(header);
   return m ? (m[1] ?? m[2]) : undefined;
 }
 
@@ -48,39 +59,44 @@ function decodeBody(body: string, encoding: string, charset: string): string {
 function decodeWords(value: string): string {
   return value
     .replace(/\?=\s+=\?/g, '?==?')
-    .replace(/=\?([^?]+)\?([bBqQ])\?([^?]*)\?=/g, (_, _cs: string, kind: string, text: string) => {
-      if (kind.toUpperCase() === 'B') return Buffer.from(text, 'base64').toString('utf8');
-      const s = text
-        .replace(/_/g, ' ')
-        .replace(/=([0-9A-Fa-f]{2})/g, (__, h: string) => String.fromCharCode(parseInt(h, 16)));
-      return Buffer.from(s, 'latin1').toString('utf8');
-    });
+    .replace(
+      /=\?([^?]+)\?([bBqQ])\?([^?]*)\?=/g,
+      (_, _charset: string, kind: string, text: string) => {
+        if (kind.toUpperCase() === 'B') return Buffer.from(text, 'base64').toString('utf8');
+        const s = text
+          .replace(/_/g, ' ')
+          .replace(/=([0-9A-Fa-f]{2})/g, (__, h: string) => String.fromCharCode(parseInt(h, 16)));
+        return Buffer.from(s, 'latin1').toString('utf8');
+      },
+    );
 }
 
 function collectParts(entity: Entity, out: { text: string; html: string }): void {
   const type = entity.headers['content-type'] ?? 'text/plain';
-  const mime = (type.split(';')[0] ?? '').trim().toLowerCase();
+  const mime = type.split(';')[0]!.trim().toLowerCase();
   if (mime.startsWith('multipart/')) {
     const boundary = param(type, 'boundary');
     if (!boundary) return;
-    for (const piece of entity.body.split(`--${boundary}`).slice(1)) {
+    const pieces = entity.body.split(`--${boundary}`);
+    // pieces[0] is the preamble; a piece starting with "--" is the end marker.
+    for (const piece of pieces.slice(1)) {
       if (piece.startsWith('--')) break;
       collectParts(splitEntity(piece.replace(/^\r?\n/, '')), out);
     }
     return;
   }
-  const decoded = decodeBody(
-    entity.body,
-    entity.headers['content-transfer-encoding'] ?? '7bit',
-    param(type, 'charset') ?? 'utf-8',
-  );
+  const encoding = entity.headers['content-transfer-encoding'] ?? '7bit';
+  const charset = param(type, 'charset') ?? 'utf-8';
+  const decoded = decodeBody(entity.body, encoding, charset);
   if (mime === 'text/plain' && !out.text) out.text = decoded;
   else if (mime === 'text/html' && !out.html) out.html = decoded;
 }
 
-export function parseMail(raw: string): { subject: string; text: string; html: string } {
+export function parseMail(raw: string): ParsedMail {
   const root = splitEntity(raw);
   const out = { text: '', html: '' };
   collectParts(root, out);
-  return { subject: decodeWords(root.headers['subject'] ?? ''), ...out };
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(root.headers)) headers[k] = decodeWords(v);
+  return { subject: headers['subject'] ?? '', text: out.text, html: out.html, headers };
 }
