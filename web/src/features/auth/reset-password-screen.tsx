@@ -6,8 +6,9 @@ import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
 import { errorMessage } from '../../lib/pb';
-import { redirectText, useCountdown } from '../../lib/use-countdown';
+import { useCountdown } from '../../lib/use-countdown';
 import { confirmPasswordReset } from './api';
+import { RedirectCard } from './redirect-card';
 import { MIN_PASSWORD_LENGTH, checkNewPassword } from './validation';
 
 export const RESET_REDIRECT_SECONDS = 3;
@@ -54,16 +55,14 @@ export function ResetPasswordScreen({ token }: { token: string }) {
 
   if (done) {
     return (
-      <ScreenShell>
-        <Card className="flex flex-col gap-4">
-          <ScreenHeading>Password reset successfully!</ScreenHeading>
-          <p role="status">You can now sign in with your new password.</p>
-          <p className="text-slate-700 dark:text-slate-300">{redirectText(secondsLeft)}</p>
-          <Button onClick={goToLogin} className="w-full">
-            Go to Login
-          </Button>
-        </Card>
-      </ScreenShell>
+      <RedirectCard
+        title="Password reset successfully!"
+        secondsLeft={secondsLeft}
+        action="Go to Login"
+        onAction={goToLogin}
+      >
+        You can now sign in with your new password.
+      </RedirectCard>
     );
   }
 

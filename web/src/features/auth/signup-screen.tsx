@@ -6,8 +6,9 @@ import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
 import { appName } from '../../lib/app-config';
-import { redirectText, useCountdown } from '../../lib/use-countdown';
+import { useCountdown } from '../../lib/use-countdown';
 import { signUp, signUpErrorMessage } from './api';
+import { RedirectCard } from './redirect-card';
 import { MIN_PASSWORD_LENGTH, checkSignUp } from './validation';
 
 type FieldName = 'email' | 'inviteCode' | 'password' | 'passwordConfirm';
@@ -64,19 +65,15 @@ export function SignUpScreen({ code }: { code?: string }) {
 
   if (created) {
     return (
-      <ScreenShell>
-        <Card className="flex flex-col gap-4">
-          <ScreenHeading>Account created successfully</ScreenHeading>
-          <p role="status">
-            Please check your inbox and spam folder for a verification email, then follow the link
-            in it to verify your email address.
-          </p>
-          <p className="text-slate-700 dark:text-slate-300">{redirectText(secondsLeft)}</p>
-          <Button onClick={goToLogin} className="w-full">
-            Back to Login
-          </Button>
-        </Card>
-      </ScreenShell>
+      <RedirectCard
+        title="Account created successfully"
+        secondsLeft={secondsLeft}
+        action="Back to Login"
+        onAction={goToLogin}
+      >
+        Please check your inbox and spam folder for a verification email, then follow the link in it
+        to verify your email address.
+      </RedirectCard>
     );
   }
 
