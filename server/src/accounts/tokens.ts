@@ -70,6 +70,7 @@ export async function loadTokenSecrets(
 
 /** How many tokens to remember, decoded and verified (bounded: cleared when full). */
 const MAX_REMEMBERED = 10_000;
+const MAX_REMEMBERED_LENGTH = 1024;
 const decoded = new Map<string, TokenClaims>();
 
 export class Tokens {
@@ -105,7 +106,8 @@ export class Tokens {
     const known = decoded.get(token);
     if (known) return known;
     const claims = Tokens.decodeFresh(token);
-    if (claims) {
+    // Ours are ~250 characters; a client's oversized made-up token is not worth memory.
+    if (claims && token.length <= MAX_REMEMBERED_LENGTH) {
       if (decoded.size >= MAX_REMEMBERED) decoded.clear();
       decoded.set(token, claims);
     }
