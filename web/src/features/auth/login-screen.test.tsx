@@ -79,6 +79,15 @@ describe('Login (/)', () => {
     expect(screen.getByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
   });
 
+  it('says when the attempt limit was hit, rather than blaming the password', async () => {
+    fakeServer({ [AUTH]: () => pbError(429, 'Too Many Requests.') });
+    const { user } = renderApp('/');
+    await fillAndSubmit(user);
+    await findAnnounced('Too many sign-in attempts. Please wait a minute and try again.');
+    expect(screen.queryByText('Invalid email or password. Please try again.')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+  });
+
   it('checks the email before asking the server', async () => {
     const server = fakeServer({});
     const { user } = renderApp('/');

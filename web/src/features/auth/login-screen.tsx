@@ -57,8 +57,15 @@ export function LoginScreen() {
         return;
       }
       await navigate({ to: '/home' });
-    } catch {
-      setError('Invalid email or password. Please try again.');
+    } catch (err) {
+      // Being told the password is wrong when it was the attempt limit would send people to
+      // reset a password that works.
+      const limited = (err as { status?: unknown } | null)?.status === 429;
+      setError(
+        limited
+          ? 'Too many sign-in attempts. Please wait a minute and try again.'
+          : 'Invalid email or password. Please try again.',
+      );
       setBusy(false);
     }
   }
