@@ -9,7 +9,7 @@ import { migrateToLatest } from './db/migrations.js';
 import { preparedQueries } from './db/prepared.js';
 import { MemoryCounterStore, RateLimiter, RedisCounterStore } from './http/rate-limit.js';
 import { WebApp } from './http/web-app.js';
-import { bootstrapInviteLink, hasInitialUser } from './invites/service.js';
+import { bootstrapInviteLink, InitialUserExistsError } from './invites/service.js';
 import { createLogger } from './logger.js';
 import { createTransport } from './mail/transport.js';
 import { MailWorker } from './mail/worker.js';
@@ -86,9 +86,10 @@ export async function startServer(
 
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    const bootstrapLink = (await hasInitialUser(db))
-      ? null
-      : await bootstrapInviteLink(db, config.appUrl);
+    const bootstrapLink = await bootstrapInviteLink(db, config.appUrl).catch((error: unknown) => {
+      if (error instanceof InitialUserExistsError) return null;
+      throw error;
+    });
 
     let closing: Promise<void> | undefined;
     return {
