@@ -495,3 +495,46 @@ async function expectHomeScreenAfter(page: Page): Promise<void> {
   await page.goto('/home');
   await expectHomeScreen(page);
 }
+
+test.describe('keyboard only', () => {
+  test('sign in, open the profile and copy an invite without a mouse', async ({
+    page,
+    context,
+  }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ORIGIN });
+    await page.goto('/');
+    // A new screen puts focus on its heading, so the next Tab starts at the top of its content.
+    await expect(page.getByRole('heading', { level: 1, name: 'Welcome back' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.getByLabel('Email')).toBeFocused();
+    await page.keyboard.type(initial.email);
+    await page.keyboard.press('Tab');
+    await expect(page.getByLabel('Password')).toBeFocused();
+    await page.keyboard.type(initial.password);
+    await page.keyboard.press('Enter');
+
+    await expect(page.getByRole('heading', { level: 1, name: 'Welcome!' })).toBeFocused();
+    const viewProfile = page.getByRole('button', { name: 'View Profile' });
+    for (
+      let i = 0;
+      i < 10 && !(await viewProfile.evaluate((el) => el === document.activeElement));
+      i++
+    ) {
+      await page.keyboard.press('Tab');
+    }
+    await expect(viewProfile).toBeFocused();
+    await page.keyboard.press('Enter');
+
+    await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeFocused();
+    const copy = page.getByRole('button', { name: 'Copy Invite' }).first();
+    for (let i = 0; i < 20 && !(await copy.evaluate((el) => el === document.activeElement)); i++) {
+      await page.keyboard.press('Tab');
+    }
+    await expect(copy).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('button', { name: 'Copied' })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(
+      `${ORIGIN}/signup?code=`,
+    );
+  });
+});
