@@ -3,13 +3,13 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { Field } from '../../components/ui/field';
 import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
 import { errorMessage } from '../../lib/pb';
 import { useCountdown } from '../../lib/use-countdown';
 import { confirmPasswordReset } from './api';
+import { NewPasswordFields } from './new-password-fields';
 import { RedirectCard } from './redirect-card';
-import { MIN_PASSWORD_LENGTH, checkNewPassword } from './validation';
+import { checkNewPassword } from './validation';
 
 export const RESET_REDIRECT_SECONDS = 3;
 
@@ -80,30 +80,14 @@ export function ResetPasswordScreen({ token }: { token: string }) {
             {error}
           </LiveMessage>
           <div className="flex flex-col gap-4">
-            <Field
-              ref={refs.password}
+            <NewPasswordFields
               label="New Password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={MIN_PASSWORD_LENGTH}
-              hint="At least 8 characters."
-              value={password}
-              aria-invalid={invalid === 'password' || undefined}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-            <Field
-              ref={refs.passwordConfirm}
-              label="Confirm Password"
-              name="passwordConfirm"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={MIN_PASSWORD_LENGTH}
-              value={passwordConfirm}
-              aria-invalid={invalid === 'passwordConfirm' || undefined}
-              onChange={(e) => setPasswordConfirm(e.target.value)}
+              password={password}
+              passwordConfirm={passwordConfirm}
+              onPasswordChange={(e) => setPassword(e.target.value)}
+              onPasswordConfirmChange={(e) => setPasswordConfirm(e.target.value)}
+              invalid={invalid}
+              refs={refs}
             />
             <Button type="submit" className="w-full" disabled={busy}>
               {busy ? 'Resetting...' : 'Reset Password'}

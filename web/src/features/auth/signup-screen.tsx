@@ -8,8 +8,9 @@ import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../compon
 import { appName } from '../../lib/app-config';
 import { useCountdown } from '../../lib/use-countdown';
 import { signUp, signUpErrorMessage } from './api';
+import { NewPasswordFields } from './new-password-fields';
 import { RedirectCard } from './redirect-card';
-import { MIN_PASSWORD_LENGTH, checkSignUp } from './validation';
+import { checkSignUp } from './validation';
 
 type FieldName = 'email' | 'inviteCode' | 'password' | 'passwordConfirm';
 
@@ -125,30 +126,14 @@ export function SignUpScreen({ code }: { code?: string }) {
               onChange={set('inviteCode')}
               className="font-mono"
             />
-            <Field
-              ref={refs.password}
+            <NewPasswordFields
               label="Password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={MIN_PASSWORD_LENGTH}
-              hint="At least 8 characters."
-              value={values.password}
-              aria-invalid={invalid === 'password' || undefined}
-              onChange={set('password')}
-            />
-            <Field
-              ref={refs.passwordConfirm}
-              label="Confirm Password"
-              name="passwordConfirm"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={MIN_PASSWORD_LENGTH}
-              value={values.passwordConfirm}
-              aria-invalid={invalid === 'passwordConfirm' || undefined}
-              onChange={set('passwordConfirm')}
+              password={values.password}
+              passwordConfirm={values.passwordConfirm}
+              onPasswordChange={set('password')}
+              onPasswordConfirmChange={set('passwordConfirm')}
+              invalid={invalid}
+              refs={refs}
             />
             <Button type="submit" className="w-full" disabled={busy}>
               {busy ? 'Creating account...' : 'Sign Up'}
