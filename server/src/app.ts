@@ -1,11 +1,14 @@
 import Fastify, { LogController, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { accountRoutes } from './accounts/routes.js';
-import type { AppContext } from './context.js';
-import { ApiError, LOADING_FAILED } from './http/errors.js';
-import { LIMITS } from './http/rate-limit.js';
+import type { AppContext } from './core/context.js';
+import type { Limit } from './core/rate-limit.js';
+import { envelope, HttpError, LOADING_FAILED, replyWithError } from './http/envelope.js';
 import type { WebApp } from './http/web-app.js';
 import { inviteRoutes } from './invites/routes.js';
+
+/** Every request under /api/ counts against this, per client IP. */
+const API_LIMIT: Limit = { name: 'api', max: 300, windowMs: 10_000 };
 
 /** Request bodies are a few short fields; anything this large is not a client of ours. */
 const BODY_LIMIT = 64 * 1024;
@@ -38,7 +41,7 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
     try {
       done(null, JSON.parse(text));
     } catch {
-      done(new ApiError(400, LOADING_FAILED), undefined);
+      done(new HttpError(400, LOADING_FAILED), undefined);
     }
   });
 
@@ -59,7 +62,7 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
     if (!isApi(request)) return done();
     reply.header('cache-control', 'no-store');
     if (!ctx.limiter.enabled) return done();
-    ctx.limiter.check(LIMITS.api, request.ip).then(() => done(), done);
+    ctx.limiter.check(API_LIMIT, request.ip).then(() => done(), done);
   });
 
   if (log.isLevelEnabled('info')) {
@@ -78,23 +81,13 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
     });
   }
 
-  app.setErrorHandler((error, request, reply) => {
-    if (error instanceof ApiError) return reply.code(error.status).send(error.toJSON());
-    const status = (error as { statusCode?: number }).statusCode ?? 500;
-    if (status === 413) return reply.code(413).send(new ApiError(413).toJSON());
-    if (status >= 400 && status < 500) {
-      // Fastify's own refusals of malformed requests (bad content, bad headers).
-      return reply.code(400).send(new ApiError(400, LOADING_FAILED).toJSON());
-    }
-    request.log.error({ err: error, url: redactUrl(request.url) }, 'request failed');
-    return reply.code(500).send(new ApiError(500).toJSON());
-  });
+  app.setErrorHandler((error, request, reply) => replyWithError(error, request, reply, redactUrl));
 
   app.setNotFoundHandler((request, reply) => {
     if (!isApi(request) && (request.method === 'GET' || request.method === 'HEAD')) {
       return webApp.serve(request, reply);
     }
-    return reply.code(404).send(new ApiError(404).toJSON());
+    return reply.code(404).send(envelope(404));
   });
 
   app.get('/api/health', async () => ({ code: 200, message: 'API is healthy.', data: {} }));

@@ -1,13 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import { loadTokenSecrets, Tokens } from './accounts/tokens.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import type { AppContext } from './context.js';
+import type { AppContext } from './core/context.js';
+import { MemoryCounterStore, RateLimiter, RedisCounterStore } from './core/rate-limit.js';
+import { loadTokenSecrets, Tokens } from './core/tokens.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations.js';
 import { preparedQueries } from './db/prepared.js';
-import { MemoryCounterStore, RateLimiter, RedisCounterStore } from './http/rate-limit.js';
 import { WebApp } from './http/web-app.js';
 import { bootstrapInviteLink, InitialUserExistsError } from './invites/service.js';
 import { createLogger } from './logger.js';

@@ -1,6 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
 import { dictionary } from '@zxcvbn-ts/language-common';
-import { fieldError, type FieldError } from '../http/errors.js';
+import { fieldError, type FieldError } from '../core/errors.js';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 256;
@@ -57,7 +57,7 @@ export function signUpPasswordError(password: string): FieldError | undefined {
   return undefined;
 }
 
-/** The reset rule: same limits, reported as one length range (contract §1). */
+/** The reset rule: same limits, reported as one length range (as confirm-password-reset reports it). */
 export function resetPasswordError(password: string): FieldError | undefined {
   const length = passwordLength(password);
   if (length < PASSWORD_MIN || length > PASSWORD_MAX) {

@@ -1,45 +1,30 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { AppContext, Client } from '../core/context.js';
+import { ForbiddenError, NotFoundError } from '../core/errors.js';
+import { userRecord } from '../core/users.js';
 import { authUser, requireUser } from '../http/auth.js';
 import { readBody } from '../http/body.js';
-import {
-  ApiError,
-  assertNoFieldErrors,
-  badRequest,
-  fieldError,
-  type FieldErrors,
-  notFound,
-  VALIDATION_FAILED,
-} from '../http/errors.js';
-import { LIMITS } from '../http/rate-limit.js';
-import { normalizeEmail, userRecord } from './records.js';
-import {
-  authenticate,
-  confirmPasswordReset,
-  confirmVerification,
-  deleteAccount,
-  emailFieldErrors,
-  requestMail,
-  signUp,
-} from './service.js';
+import { deleteAccount } from './delete-account.js';
+import { confirmPasswordReset } from './password-reset.js';
+import { requestAccountMail } from './request-mail.js';
+import { signInWithPassword } from './sign-in.js';
+import { signUp } from './sign-up.js';
+import { confirmVerification } from './verification.js';
 
-/** The users collection's PocketBase-shaped endpoints that the product uses. */
+const client = (request: FastifyRequest): Client => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'] ?? '',
+});
+
+/**
+ * The users collection's PocketBase-shaped endpoints. Each reads its body and hands it to its
+ * action, which owns the checks, limits and rules.
+ */
 export function accountRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    const { limiter } = ctx;
-    const ip = (request: FastifyRequest) => request.ip;
-
     app.post('/api/collections/users/auth-with-password', async (request) => {
-      await limiter.check(LIMITS.login, ip(request));
       const body = readBody(request.body, { identity: 'string', password: 'string' });
-      const errors: FieldErrors = {};
-      if (body.identity.trim() === '') errors.identity = fieldError.required();
-      if (body.password === '') errors.password = fieldError.required();
-      assertNoFieldErrors(errors, VALIDATION_FAILED);
-      await limiter.check(LIMITS.loginPerEmail, normalizeEmail(body.identity));
-
-      const user = await authenticate(ctx, body.identity, body.password);
-      if (!user) throw badRequest('Failed to authenticate.');
+      const user = await signInWithPassword(ctx, body, client(request));
       return {
         token: ctx.tokens.sign('auth', user),
         record: userRecord(user, { withEmail: true }),
@@ -55,7 +40,6 @@ export function accountRoutes(ctx: AppContext) {
     });
 
     app.post('/api/collections/users/records', async (request) => {
-      await limiter.check(LIMITS.signUp, ip(request));
       const body = readBody(request.body, {
         email: 'string',
         password: 'string',
@@ -64,17 +48,17 @@ export function accountRoutes(ctx: AppContext) {
         emailVisibility: 'boolean',
         verified: 'boolean',
       });
-      const user = await signUp(ctx, body);
+      const user = await signUp(ctx, body, client(request));
       return userRecord(user, { withEmail: false });
     });
 
     app.get('/api/collections/users/records', async () => {
-      throw new ApiError(403, 'Only superusers can perform this action.');
+      throw new ForbiddenError('Only superusers can perform this action.');
     });
 
     app.get<{ Params: { id: string } }>('/api/collections/users/records/:id', async (request) => {
       const user = await authUser(ctx, request);
-      if (!user || user.id !== request.params.id) throw notFound();
+      if (!user || user.id !== request.params.id) throw new NotFoundError();
       return userRecord(user, { withEmail: true });
     });
 
@@ -82,7 +66,7 @@ export function accountRoutes(ctx: AppContext) {
       '/api/collections/users/records/:id',
       async (request, reply) => {
         const user = await authUser(ctx, request);
-        if (!user || user.id !== request.params.id) throw notFound();
+        if (!user || user.id !== request.params.id) throw new NotFoundError();
         await deleteAccount(ctx, user.id);
         return reply.code(204).send();
       },
@@ -93,29 +77,25 @@ export function accountRoutes(ctx: AppContext) {
       ['request-password-reset', 'passwordReset'],
     ] as const) {
       app.post(`/api/collections/users/${path}`, async (request, reply) => {
-        await limiter.check(LIMITS.requestMail, ip(request));
         const { email } = readBody(request.body, { email: 'string' });
-        assertNoFieldErrors(emailFieldErrors(email), VALIDATION_FAILED);
-        await requestMail(ctx, kind, email);
+        await requestAccountMail(ctx, kind, email, client(request));
         return reply.code(204).send();
       });
     }
 
     app.post('/api/collections/users/confirm-verification', async (request, reply) => {
-      await limiter.check(LIMITS.confirm, ip(request));
-      const { token } = readBody(request.body, { token: 'string' });
-      await confirmVerification(ctx, token.trim());
+      const body = readBody(request.body, { token: 'string' });
+      await confirmVerification(ctx, body, client(request));
       return reply.code(204).send();
     });
 
     app.post('/api/collections/users/confirm-password-reset', async (request, reply) => {
-      await limiter.check(LIMITS.confirm, ip(request));
       const body = readBody(request.body, {
         token: 'string',
         password: 'string',
         passwordConfirm: 'string',
       });
-      await confirmPasswordReset(ctx, { ...body, token: body.token.trim() });
+      await confirmPasswordReset(ctx, body, client(request));
       return reply.code(204).send();
     });
   };

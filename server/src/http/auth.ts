@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import { Tokens } from '../accounts/tokens.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
+import { UnauthenticatedError } from '../core/errors.js';
+import { findUserByToken } from '../core/users.js';
 import type { User } from '../db/schema.js';
-import { unauthorized } from './errors.js';
 
 const loaded = new WeakMap<FastifyRequest, Promise<User | undefined>>();
 
@@ -19,24 +19,15 @@ export function bearerToken(request: FastifyRequest): string {
 export function authUser(ctx: AppContext, request: FastifyRequest): Promise<User | undefined> {
   let user = loaded.get(request);
   if (!user) {
-    user = load(ctx, bearerToken(request));
+    user = findUserByToken(ctx, bearerToken(request), 'auth');
     loaded.set(request, user);
   }
   return user;
 }
 
-async function load(ctx: AppContext, token: string): Promise<User | undefined> {
-  if (!token) return undefined;
-  const claims = Tokens.decode(token);
-  if (!claims || claims.type !== 'auth') return undefined;
-  const user = await ctx.queries.userById(claims.id);
-  if (!user || !ctx.tokens.verify(token, 'auth', user)) return undefined;
-  return user;
-}
-
-/** The signed-in user, or 401. */
+/** The signed-in user, or UnauthenticatedError (401). */
 export async function requireUser(ctx: AppContext, request: FastifyRequest): Promise<User> {
   const user = await authUser(ctx, request);
-  if (!user) throw unauthorized();
+  if (!user) throw new UnauthenticatedError();
   return user;
 }

@@ -1,4 +1,4 @@
-import { ApiError, LOADING_FAILED } from './errors.js';
+import { HttpError, LOADING_FAILED } from './envelope.js';
 
 type FieldKind = 'string' | 'boolean';
 type Shape = Record<string, FieldKind>;
@@ -9,12 +9,12 @@ type Parsed<S extends Shape> = {
 /**
  * Reads a JSON body the way PocketBase's loader does: it must be an object; a known field of the
  * wrong JSON type is a loading error (400), `null` or a missing field reads as empty; unknown
- * fields are ignored. Strings are returned as sent (callers trim where the contract says so).
+ * fields are ignored. Strings are returned as sent (the actions trim where their rules say so).
  */
 export function readBody<S extends Shape>(body: unknown, shape: S): Parsed<S> {
   if (body === undefined || body === null) body = {};
   if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new ApiError(400, LOADING_FAILED);
+    throw new HttpError(400, LOADING_FAILED);
   }
   const source = body as Record<string, unknown>;
   const out: Record<string, unknown> = {};
@@ -25,7 +25,7 @@ export function readBody<S extends Shape>(body: unknown, shape: S): Parsed<S> {
     } else if (typeof value === kind) {
       out[key] = value;
     } else {
-      throw new ApiError(400, LOADING_FAILED);
+      throw new HttpError(400, LOADING_FAILED);
     }
   }
   return out as Parsed<S>;

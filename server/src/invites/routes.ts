@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
+import { ForbiddenError } from '../core/errors.js';
+import type { Limit } from '../core/rate-limit.js';
 import { requireUser } from '../http/auth.js';
-import { forbidden } from '../http/errors.js';
-import { LIMITS } from '../http/rate-limit.js';
 import { createInviteCodes, GENERATE_BATCH, listInviteCodes } from './service.js';
+
+/** Generation by the initial user: 10 presses a minute. */
+const GENERATE_LIMIT: Limit = { name: 'generate', max: 10, windowMs: 60_000 };
 
 const codeSchema = {
   type: 'object',
@@ -27,7 +30,7 @@ export function inviteRoutes(ctx: AppContext) {
       async (request) => {
         const user = await requireUser(ctx, request);
         // An unverified account can not keep a session: its token opens no invite endpoint.
-        if (user.verified !== 1) throw forbidden();
+        if (user.verified !== 1) throw new ForbiddenError();
         return { codes: await listInviteCodes(ctx, user.id) };
       },
     );
@@ -35,10 +38,10 @@ export function inviteRoutes(ctx: AppContext) {
     app.post('/api/invite-codes/generate', async (request) => {
       const user = await requireUser(ctx, request);
       if (user.is_initial_user !== 1) {
-        throw forbidden('Only the initial user can generate unlimited invite codes.');
+        throw new ForbiddenError('Only the initial user can generate unlimited invite codes.');
       }
-      if (user.verified !== 1) throw forbidden();
-      await ctx.limiter.check(LIMITS.generate, user.id);
+      if (user.verified !== 1) throw new ForbiddenError();
+      await ctx.limiter.check(GENERATE_LIMIT, user.id);
       const codes = await createInviteCodes(ctx.db, user.id, GENERATE_BATCH);
       return { generated: codes.length, codes };
     });

@@ -1,10 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import { isUniqueViolation } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { newId } from '../tools/random.js';
 import { nowString } from '../tools/time.js';
-import { formatInviteCode, inviteLink, newInviteCode } from './codes.js';
+import { formatInviteCode, inviteLink, newInviteCode, normalizeInviteCode } from './codes.js';
 
 /** How many codes the initial user's Generate buttons create per press. */
 export const GENERATE_BATCH = 5;
@@ -39,6 +39,68 @@ export async function createInviteCodes(
   }));
   await db.insertInto('invite_codes').values(rows).execute();
   return rows.map((r) => ({ id: r.id, code: formatInviteCode(r.code), created: r.created }));
+}
+
+/** An unused code as sign-up needs it: who owns it and whether it makes the initial user. */
+export interface UsableInviteCode {
+  id: string;
+  ownerId: string | null;
+  bootstrap: boolean;
+  /** As shown to people: XXXX-XXXX-… */
+  formatted: string;
+}
+
+/** Whether what a person typed holds no code at all (only spaces and dashes, or nothing). */
+export function isBlankCode(typed: string): boolean {
+  return normalizeInviteCode(typed) === '';
+}
+
+/**
+ * The unused code matching what a person typed or pasted (case, spaces and dashes ignored), or
+ * undefined.
+ */
+export async function findUsableCode(
+  ctx: AppContext,
+  typed: string,
+): Promise<UsableInviteCode | undefined> {
+  const code = normalizeInviteCode(typed);
+  if (code === '') return undefined;
+  const row = await ctx.db
+    .selectFrom('invite_codes')
+    .select(['id', 'owner_id', 'bootstrap', 'code'])
+    .where('code', '=', code)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    ownerId: row.owner_id,
+    bootstrap: row.bootstrap === 1,
+    formatted: formatInviteCode(row.code),
+  };
+}
+
+/**
+ * Marks the code used by `userId`, inside the caller's transaction. A conditional update: of two
+ * transactions racing for one code exactly one gets true.
+ */
+export async function consumeCode(
+  trx: Transaction<Database>,
+  codeId: string,
+  userId: string,
+): Promise<boolean> {
+  const consumed = await trx
+    .updateTable('invite_codes')
+    .set({ used_at: nowString(), used_by: userId })
+    .where('id', '=', codeId)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(consumed.numUpdatedRows) === 1;
+}
+
+/** Deletes every code the user owns (used or not), inside the caller's transaction. */
+export async function deleteCodesOf(trx: Transaction<Database>, ownerId: string): Promise<void> {
+  await trx.deleteFrom('invite_codes').where('owner_id', '=', ownerId).execute();
 }
 
 /** The user's unused codes, newest first. */

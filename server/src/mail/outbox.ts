@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { newId } from '../tools/random.js';
 import { nowString } from '../tools/time.js';
-import type { MailContent } from './templates.js';
+import type { MailContent } from './compose.js';
 
 /**
  * Queues a mail in the same transaction as the change that causes it: if the change commits the
@@ -28,4 +28,12 @@ export async function enqueueMail(
       created: now,
     })
     .execute();
+}
+
+/** Drops the mail still queued for a user (their account is being deleted). */
+export async function deleteQueuedMailOf(
+  trx: Transaction<Database>,
+  userId: string,
+): Promise<void> {
+  await trx.deleteFrom('outbox').where('user_id', '=', userId).execute();
 }

@@ -1,6 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, User } from '../db/schema.js';
+import { hasValidSignature, parseJwt, signJwt } from '../tools/jwt.js';
 import { newSecret } from '../tools/random.js';
 
 /**
@@ -32,8 +33,6 @@ export interface TokenClaims {
 export type TokenSecrets = Record<TokenType, string>;
 
 const TYPES: TokenType[] = ['auth', 'verification', 'passwordReset'];
-const STANDARD_HEADER = { alg: 'HS256', typ: 'JWT' };
-const HEADER = Buffer.from(JSON.stringify(STANDARD_HEADER)).toString('base64url');
 
 /**
  * The per-purpose secrets: generated once and kept in the settings table, so every instance that
@@ -87,19 +86,12 @@ export class Tokens {
     };
     if (type === 'auth') claims.refreshable = true;
     else claims.email = user.email;
-    // JSON.stringify escapes nothing outside ASCII for these values except the email; \u-escape
-    // it so the payload stays plain ASCII (the SDK decodes it with atob).
-    const json = JSON.stringify(claims).replace(
-      /[\u0080-\uffff]/g,
-      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-    );
-    const body = `${HEADER}.${Buffer.from(json).toString('base64url')}`;
-    return `${body}.${this.signature(type, user.token_key, body)}`;
+    return signJwt(claims, this.key(type, user.token_key));
   }
 
   /**
-   * Reads a token's claims without trusting them (to find whose key verifies it).
-   * undefined: not a parseable JWT with the claims we need.
+   * Reads an HS256 token's claims without trusting them (to find whose key verifies it).
+   * undefined: not a JWT of ours with the claims we need.
    */
   static decode(token: string): TokenClaims | undefined {
     // Decoding is a pure function of the text; the same session token arrives again and again.
@@ -125,7 +117,11 @@ export class Tokens {
     return Object.freeze(jwt.claims) as unknown as TokenClaims;
   }
 
-  /** Whether the text is a JWT at all (three parts, JSON header and payload), valid or not. */
+  /**
+   * Whether the text is a JWT at all (three parts, JSON header and payload), valid or not. An
+   * unsigned token (`alg: none`, empty signature) is a JWT: it is refused as invalid, not as
+   * unreadable.
+   */
   static isJwt(token: string): boolean {
     return parseJwt(token) !== undefined;
   }
@@ -140,10 +136,7 @@ export class Tokens {
     // A signature is a pure function of the token's text, the user's key and the secret: once
     // checked it need not be computed again for as long as the user keeps that key.
     if (this.verified.get(token) === user.token_key) return true;
-    const cut = token.lastIndexOf('.');
-    const expected = Buffer.from(this.signature(type, user.token_key, token.slice(0, cut)));
-    const actual = Buffer.from(token.slice(cut + 1));
-    const valid = expected.length === actual.length && timingSafeEqual(expected, actual);
+    const valid = hasValidSignature(token, this.key(type, user.token_key));
     if (valid) {
       if (this.verified.size >= MAX_REMEMBERED) this.verified.clear();
       this.verified.set(token, user.token_key);
@@ -151,31 +144,7 @@ export class Tokens {
     return valid;
   }
 
-  private signature(type: TokenType, tokenKey: string, body: string): string {
-    return createHmac('sha256', tokenKey + this.secrets[type])
-      .update(body)
-      .digest('base64url');
+  private key(type: TokenType, tokenKey: string): string {
+    return tokenKey + this.secrets[type];
   }
-}
-
-function parseJwt(
-  token: string,
-): { header: Record<string, unknown>; claims: Record<string, unknown> } | undefined {
-  const parts = token.split('.');
-  if (parts.length !== 3 || !parts[0] || !parts[1] || !parts[2]) return undefined;
-  try {
-    // Our own tokens all carry the same header: skip decoding it.
-    const header =
-      parts[0] === HEADER
-        ? STANDARD_HEADER
-        : (JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as unknown);
-    const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as unknown;
-    return isObject(header) && isObject(claims) ? { header, claims } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { ApiError } from './errors.js';
+import { TooManyRequestsError } from './errors.js';
 
 /**
- * The abuse limits of contract §2, as sliding-window counters: the count of the current fixed
+ * The abuse limits, as sliding-window counters: the count of the current fixed
  * window plus the previous window's count weighted by how much of it still overlaps the last
  * `windowMs`. Unlike plain fixed windows, a burst straddling a window boundary cannot get twice
  * the limit through. In memory for one process, in Redis (REDIS_URL) when several instances must
@@ -98,22 +98,21 @@ export class RedisCounterStore implements CounterStore {
   }
 }
 
+/**
+ * The requests seen in the last `windowMs` before `now`, estimated from two fixed windows: all of
+ * the current one, and the previous one's count weighted by how much of it still overlaps.
+ */
+export function slidingCount(counts: WindowCounts, now: number, windowMs: number): number {
+  const window = Math.floor(now / windowMs);
+  const overlap = 1 - (now - window * windowMs) / windowMs;
+  return counts.current + Math.floor(counts.previous * overlap);
+}
+
 export interface Limit {
   name: string;
   max: number;
   windowMs: number;
 }
-
-/** The limits of contract §2. */
-export const LIMITS = {
-  api: { name: 'api', max: 300, windowMs: 10_000 },
-  login: { name: 'login', max: 10, windowMs: 60_000 },
-  loginPerEmail: { name: 'login-email', max: 10, windowMs: 15 * 60_000 },
-  signUp: { name: 'signup', max: 10, windowMs: 60_000 },
-  requestMail: { name: 'request-mail', max: 5, windowMs: 60_000 },
-  confirm: { name: 'confirm', max: 10, windowMs: 60_000 },
-  generate: { name: 'generate', max: 10, windowMs: 60_000 },
-} satisfies Record<string, Limit>;
 
 export class RateLimiter {
   constructor(private readonly store: CounterStore | undefined) {}
@@ -130,10 +129,7 @@ export class RateLimiter {
     const window = Math.floor(now / limit.windowMs);
     const counts = await this.store.hit(`${limit.name}:${subject}`, window, limit.windowMs);
     if (!counts) return;
-    const overlap = 1 - (now - window * limit.windowMs) / limit.windowMs;
-    if (counts.current + Math.floor(counts.previous * overlap) > limit.max) {
-      throw new ApiError(429);
-    }
+    if (slidingCount(counts, now, limit.windowMs) > limit.max) throw new TooManyRequestsError();
   }
 
   async close(): Promise<void> {

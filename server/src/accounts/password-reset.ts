@@ -1,0 +1,64 @@
+import type { AppContext, Client } from '../core/context.js';
+import {
+  assertNoFieldErrors,
+  fieldError,
+  type FieldErrors,
+  VALIDATION_FAILED,
+  ValidationError,
+} from '../core/errors.js';
+import { findUserByToken } from '../core/users.js';
+import type { User } from '../db/schema.js';
+import { newSecret } from '../tools/random.js';
+import { nowString } from '../tools/time.js';
+import { ACCOUNT_LIMITS } from './limits.js';
+import { hashPassword, resetPasswordError } from './passwords.js';
+
+/**
+ * confirm-password-reset: sets a new password from a reset token, reporting every field's error
+ * together. The tokenKey rotates in the same update (guarded by the old key), so every session
+ * and outstanding token dies, this reset token included, and two uses of one token cannot both
+ * succeed. An unverified account becomes verified: the mail reached its owner.
+ */
+export async function confirmPasswordReset(
+  ctx: AppContext,
+  input: { token: string; password: string; passwordConfirm: string },
+  client: Client,
+): Promise<void> {
+  await ctx.limiter.check(ACCOUNT_LIMITS.confirm, client.ip);
+  const token = input.token.trim();
+  const errors: FieldErrors = {};
+  let user: User | undefined;
+  if (token === '') errors.token = fieldError.required();
+  else {
+    user = await findUserByToken(ctx, token, 'passwordReset');
+    if (!user) errors.token = fieldError.invalidToken();
+  }
+  if (input.password === '') errors.password = fieldError.required();
+  else {
+    const passwordError = resetPasswordError(input.password);
+    if (passwordError) errors.password = passwordError;
+  }
+  if (input.passwordConfirm === '') errors.passwordConfirm = fieldError.required();
+  else if (input.passwordConfirm !== input.password) {
+    errors.passwordConfirm = fieldError.mismatch();
+  }
+  assertNoFieldErrors(errors, VALIDATION_FAILED);
+  if (!user) throw new ValidationError(VALIDATION_FAILED, { token: fieldError.invalidToken() });
+
+  const passwordHash = await hashPassword(input.password);
+  const changed = await ctx.db
+    .updateTable('users')
+    .set({
+      password_hash: passwordHash,
+      token_key: newSecret(),
+      verified: 1,
+      updated: nowString(),
+    })
+    .where('id', '=', user.id)
+    .where('token_key', '=', user.token_key)
+    .where('email', '=', user.email)
+    .executeTakeFirst();
+  if (Number(changed.numUpdatedRows) !== 1) {
+    throw new ValidationError(VALIDATION_FAILED, { token: fieldError.invalidToken() });
+  }
+}

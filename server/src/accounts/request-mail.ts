@@ -1,0 +1,71 @@
+import type { Transaction } from 'kysely';
+import type { AppContext, Client } from '../core/context.js';
+import {
+  assertNoFieldErrors,
+  fieldError,
+  type FieldErrors,
+  VALIDATION_FAILED,
+} from '../core/errors.js';
+import type { Database, User } from '../db/schema.js';
+import { enqueueMail } from '../mail/outbox.js';
+import { isEmail, normalizeEmail } from '../tools/email.js';
+import { fromNow, nowString } from '../tools/time.js';
+import { ACCOUNT_LIMITS } from './limits.js';
+import { passwordResetMail, verificationMail } from './mails.js';
+
+/** A mail of either kind is sent to one account at most once per this interval. */
+export const RESEND_THROTTLE_MS = 2 * 60_000;
+
+export type AccountMailKind = 'verification' | 'passwordReset';
+
+/**
+ * request-verification and request-password-reset: checks the email field, then queues the mail
+ * if the account should get one: it exists (and, for verification, is unverified) and was not
+ * sent one of this kind within the throttle interval. The throttle is a conditional update in the
+ * database, so it holds across restarts and instances. Says nothing about the outcome: the
+ * endpoints always answer 204, so nobody learns which emails have accounts.
+ */
+export async function requestAccountMail(
+  ctx: AppContext,
+  kind: AccountMailKind,
+  email: string,
+  client: Client,
+): Promise<void> {
+  await ctx.limiter.check(ACCOUNT_LIMITS.requestMail, client.ip);
+  const errors: FieldErrors = {};
+  if (email.trim() === '') errors.email = fieldError.required();
+  else if (!isEmail(email)) errors.email = fieldError.isEmail();
+  assertNoFieldErrors(errors, VALIDATION_FAILED);
+
+  const column = kind === 'verification' ? 'verification_sent_at' : 'reset_sent_at';
+  const queued = await ctx.db.transaction().execute(async (trx) => {
+    let update = trx
+      .updateTable('users')
+      .set({ [column]: nowString() })
+      .where('email', '=', normalizeEmail(email))
+      .where((eb) =>
+        eb.or([eb(column, 'is', null), eb(column, '<=', fromNow(-RESEND_THROTTLE_MS))]),
+      );
+    if (kind === 'verification') update = update.where('verified', '=', 0);
+    const user = await update.returningAll().executeTakeFirst();
+    if (!user) return false;
+    await queueAccountMail(ctx, trx, kind, user);
+    return true;
+  });
+  if (queued) ctx.mailQueued();
+}
+
+async function queueAccountMail(
+  ctx: AppContext,
+  trx: Transaction<Database>,
+  kind: AccountMailKind,
+  user: User,
+): Promise<void> {
+  const { appName, appUrl } = ctx.config;
+  const token = ctx.tokens.sign(kind, user);
+  const content =
+    kind === 'verification'
+      ? verificationMail(appName, appUrl, token)
+      : passwordResetMail(appName, appUrl, token);
+  await enqueueMail(trx, { ...content, to: user.email, userId: user.id });
+}

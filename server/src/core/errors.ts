@@ -1,0 +1,112 @@
+/**
+ * The errors domain code raises. They say what went wrong (a validation failure, something not
+ * found, an action not allowed), not how HTTP shows it: `http/envelope.ts` is the one place that
+ * turns them into PocketBase's error envelope.
+ */
+
+export interface FieldError {
+  code: string;
+  message: string;
+  params?: Record<string, number>;
+}
+
+export type FieldErrors = Record<string, FieldError>;
+
+/** The message of a validation failure on the auth actions (PocketBase's). */
+export const VALIDATION_FAILED = 'An error occurred while validating the submitted data.';
+
+/** Input that breaks a rule: a message for the whole request, and one error per field. */
+export class ValidationError extends Error {
+  constructor(
+    message: string,
+    public readonly fields: FieldErrors = {},
+  ) {
+    super(message);
+    this.name = 'ValidationError';
+  }
+}
+
+/** The thing asked for does not exist, or the caller may not know that it does. */
+export class NotFoundError extends Error {
+  constructor() {
+    super('Not found');
+    this.name = 'NotFoundError';
+  }
+}
+
+/** The caller is known but may not do this; `message` is shown when given. */
+export class ForbiddenError extends Error {
+  constructor(public readonly reason?: string) {
+    super(reason ?? 'Forbidden');
+    this.name = 'ForbiddenError';
+  }
+}
+
+/** The action needs a signed-in member and the request has none. */
+export class UnauthenticatedError extends Error {
+  constructor() {
+    super('The request requires valid record authorization token.');
+    this.name = 'UnauthenticatedError';
+  }
+}
+
+/** Over an abuse limit. */
+export class TooManyRequestsError extends Error {
+  constructor() {
+    super('Too Many Requests.');
+    this.name = 'TooManyRequestsError';
+  }
+}
+
+/** Throws a ValidationError with `message` when any field has an error. */
+export function assertNoFieldErrors(errors: FieldErrors, message: string): void {
+  if (Object.keys(errors).length > 0) throw new ValidationError(message, errors);
+}
+
+/** The field error codes the API uses, with their exact messages (PocketBase's, plus ours). */
+export const fieldError = {
+  required: (): FieldError => ({ code: 'validation_required', message: 'Cannot be blank.' }),
+  isEmail: (): FieldError => ({
+    code: 'validation_is_email',
+    message: 'Must be a valid email address.',
+  }),
+  minText: (min: number): FieldError => ({
+    code: 'validation_min_text_constraint',
+    message: `Must be at least ${min} character(s).`,
+    params: { min },
+  }),
+  maxText: (max: number): FieldError => ({
+    code: 'validation_max_text_constraint',
+    message: `Must be no more than ${max} character(s).`,
+    params: { max },
+  }),
+  lengthOutOfRange: (min: number, max: number): FieldError => ({
+    code: 'validation_length_out_of_range',
+    message: `The length must be between ${min} and ${max}.`,
+    params: { min, max },
+  }),
+  mismatch: (): FieldError => ({
+    code: 'validation_values_mismatch',
+    message: "Values don't match.",
+  }),
+  notUnique: (): FieldError => ({
+    code: 'validation_not_unique',
+    message: 'Value must be unique.',
+  }),
+  invalidToken: (): FieldError => ({
+    code: 'validation_invalid_token',
+    message: 'Invalid or expired token.',
+  }),
+  invalidTokenClaims: (): FieldError => ({
+    code: 'validation_invalid_token_claims',
+    message: 'Missing email token claim.',
+  }),
+  invalidInviteCode: (): FieldError => ({
+    code: 'validation_invalid_invite_code',
+    message: 'Invalid or already used invite code.',
+  }),
+  passwordTooCommon: (): FieldError => ({
+    code: 'validation_password_too_common',
+    message: 'This password is too common. Choose one that is harder to guess.',
+  }),
+};

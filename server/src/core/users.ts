@@ -1,0 +1,53 @@
+import type { AppContext } from './context.js';
+import type { User } from '../db/schema.js';
+import { normalizeEmail } from '../tools/email.js';
+import { Tokens, USERS_COLLECTION_ID, USERS_COLLECTION_NAME, type TokenType } from './tokens.js';
+
+/** A user as PocketBase shows a record; never the password hash or tokenKey. */
+export function userRecord(user: User, options: { withEmail: boolean }) {
+  const visibleEmail = options.withEmail || user.email_visibility === 1;
+  return {
+    id: user.id,
+    collectionId: USERS_COLLECTION_ID,
+    collectionName: USERS_COLLECTION_NAME,
+    ...(visibleEmail ? { email: user.email } : {}),
+    emailVisibility: user.email_visibility === 1,
+    verified: user.verified === 1,
+    isInitialUser: user.is_initial_user === 1,
+    inviteCode: user.invite_code,
+    created: user.created,
+    updated: user.updated,
+  };
+}
+
+export function findUserById(ctx: AppContext, id: string): Promise<User | undefined> {
+  return ctx.queries.userById(id);
+}
+
+export function findUserByEmail(ctx: AppContext, email: string): Promise<User | undefined> {
+  return ctx.db
+    .selectFrom('users')
+    .selectAll()
+    .where('email', '=', normalizeEmail(email))
+    .executeTakeFirst();
+}
+
+/**
+ * The one way from a token to its user (PocketBase's FindAuthRecordByToken), for request auth and
+ * every confirm action: the token is of `type`, names an existing user, verifies with that user's
+ * key and has not expired. Tokens that carry an email (verification, reset) must still name the
+ * account's current email. undefined for anything else.
+ */
+export async function findUserByToken(
+  ctx: AppContext,
+  token: string,
+  type: TokenType,
+): Promise<User | undefined> {
+  if (!token) return undefined;
+  const claims = Tokens.decode(token);
+  if (!claims || claims.type !== type) return undefined;
+  const user = await findUserById(ctx, claims.id);
+  if (!user || !ctx.tokens.verify(token, type, user)) return undefined;
+  if (type !== 'auth' && claims.email !== user.email) return undefined;
+  return user;
+}

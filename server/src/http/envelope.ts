@@ -1,0 +1,77 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ForbiddenError,
+  NotFoundError,
+  TooManyRequestsError,
+  UnauthenticatedError,
+  ValidationError,
+  type FieldErrors,
+} from '../core/errors.js';
+
+/**
+ * PocketBase's error envelope, `{"data":{},"message":"…","status":N}`, and the one place that maps
+ * errors to it: the domain's errors (core/errors.ts) and the HTTP layer's own refusals
+ * (HttpError). Anything else is a 500 with the default message; its detail goes to the log only.
+ */
+
+export const DEFAULT_MESSAGES: Record<number, string> = {
+  400: 'Something went wrong while processing your request.',
+  401: 'Missing or invalid authentication.',
+  403: 'You are not allowed to perform this request.',
+  404: "The requested resource wasn't found.",
+  413: 'Request entity too large.',
+  429: 'Too Many Requests.',
+  500: 'Something went wrong while processing your request.',
+};
+
+/** A body that is not JSON, or JSON of the wrong type for a field. */
+export const LOADING_FAILED = 'An error occurred while loading the submitted data.';
+
+/** A refusal by the HTTP layer itself (bad body, unknown route, too large). */
+export class HttpError extends Error {
+  constructor(
+    public readonly status: number,
+    message?: string,
+  ) {
+    super(message ?? DEFAULT_MESSAGES[status] ?? DEFAULT_MESSAGES[500]);
+    this.name = 'HttpError';
+  }
+}
+
+export interface Envelope {
+  status: number;
+  message: string;
+  data: FieldErrors;
+}
+
+export function envelope(status: number, message?: string, data: FieldErrors = {}): Envelope {
+  return { data, message: message ?? DEFAULT_MESSAGES[status] ?? DEFAULT_MESSAGES[500]!, status };
+}
+
+/** The envelope for a known error; undefined for anything unexpected (a 500). */
+export function envelopeOf(error: unknown): Envelope | undefined {
+  if (error instanceof ValidationError) return envelope(400, error.message, error.fields);
+  if (error instanceof NotFoundError) return envelope(404);
+  if (error instanceof ForbiddenError) return envelope(403, error.reason);
+  if (error instanceof UnauthenticatedError) return envelope(401, error.message);
+  if (error instanceof TooManyRequestsError) return envelope(429);
+  if (error instanceof HttpError) return envelope(error.status, error.message);
+  const status = (error as Partial<FastifyError>).statusCode;
+  if (status === 413) return envelope(413);
+  // Fastify's own refusals of malformed requests (bad content, bad headers).
+  if (status !== undefined && status >= 400 && status < 500) return envelope(400, LOADING_FAILED);
+  return undefined;
+}
+
+/** Answers any error in the envelope; an unexpected one is logged (URL redacted) and is a 500. */
+export function replyWithError(
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  redactUrl: (url: string) => string,
+): FastifyReply {
+  const known = envelopeOf(error);
+  if (known) return reply.code(known.status).send(known);
+  request.log.error({ err: error, url: redactUrl(request.url) }, 'request failed');
+  return reply.code(500).send(envelope(500));
+}
