@@ -2,6 +2,62 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
+// Server layers, bottom to top: tools → db → core → http → features (accounts, invites, mail) →
+// the composition root (app.ts, server.ts, main.ts, cli.ts). A folder imports only from below it;
+// a feature uses another feature only through that feature's public modules.
+const composition = ['../app.js', '../server.js', '../main.js', '../cli.js'];
+const features = ['../accounts/*', '../invites/*', '../mail/*'];
+const serverLayer = (files, forbidden, message) => ({
+  files,
+  rules: {
+    'no-restricted-imports': ['error', { patterns: [{ group: forbidden, message }] }],
+  },
+});
+const serverBoundaries = [
+  serverLayer(
+    ['server/src/tools/**'],
+    [...composition, '../db/*', '../core/*', '../http/*', ...features, '../config.js'],
+    'tools/ are small, self-contained helpers: they import nothing of the app.',
+  ),
+  serverLayer(
+    ['server/src/db/**'],
+    [...composition, '../core/*', '../http/*', ...features],
+    'db/ sits below the domain and the HTTP layer.',
+  ),
+  serverLayer(
+    ['server/src/core/**'],
+    [...composition, '../http/*', ...features],
+    'core/ is the kernel every feature builds on: it imports no feature and no HTTP plumbing.',
+  ),
+  serverLayer(
+    ['server/src/http/**'],
+    [...composition, ...features],
+    'http/ is plumbing: it imports no feature.',
+  ),
+  serverLayer(
+    ['server/src/mail/**'],
+    [...composition, '../accounts/*', '../invites/*'],
+    'mail/ knows no other feature.',
+  ),
+  serverLayer(
+    ['server/src/invites/**'],
+    [...composition, '../accounts/*', '../mail/*', '!../mail/outbox.js', '!../mail/compose.js'],
+    'invites/ does not depend on accounts/ (accounts/ uses invites/service.ts); mail only through outbox.ts and compose.ts.',
+  ),
+  serverLayer(
+    ['server/src/accounts/**'],
+    [
+      ...composition,
+      '../invites/*',
+      '!../invites/service.js',
+      '../mail/*',
+      '!../mail/outbox.js',
+      '!../mail/compose.js',
+    ],
+    'accounts/ uses another feature only through its public module: invites/service.ts, mail/outbox.ts, mail/compose.ts.',
+  ),
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -24,6 +80,7 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
     },
   },
+  ...serverBoundaries,
   {
     rules: {
       '@typescript-eslint/no-unused-vars': [
