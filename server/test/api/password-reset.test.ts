@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectToken } from '../support/checks.js';
 import { MSG, PATHS, subjects } from '../support/contract.js';
+import { unsigned } from '../support/http.js';
 import { linksIn } from '../support/mail.js';
 import {
   APP_URL,
@@ -199,6 +200,18 @@ describe.each(DATABASES)('request and confirm password reset on %s', (db) => {
       body: (v) => reset(v),
       status: 400,
       error: { message: MSG.validate, fields: { token: 'validation_invalid_token' } },
+    },
+    {
+      name: 'confirm: the reset token unsigned (alg none, empty signature) → validation_invalid_token; the old password still works',
+      before: userWithResetToken,
+      method: 'POST',
+      path: PATHS.confirmReset,
+      body: (v) => reset({ ...v, token: unsigned(v.token!) }),
+      status: 400,
+      error: { message: MSG.validate, fields: { token: 'validation_invalid_token' } },
+      after: async (s, v) => {
+        expect((await s.login(v.email!, v.password!)).status).toBe(200);
+      },
     },
     {
       name: 'confirm: valid → 204; old sessions and the old password die, the new one works',

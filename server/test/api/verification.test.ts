@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectToken } from '../support/checks.js';
 import { MSG, PATHS, subjects } from '../support/contract.js';
-import { tamperSignature, withPayload } from '../support/http.js';
+import { tamperSignature, unsigned, withPayload } from '../support/http.js';
 import { linksIn } from '../support/mail.js';
 import {
   APP_URL,
@@ -172,6 +172,21 @@ describe.each(DATABASES)('request and confirm verification on %s', (db) => {
       method: 'POST',
       path: PATHS.confirmVerification,
       body: (v) => ({ token: v.token }),
+      status: 400,
+      error: invalidToken,
+      after: async (s, v) => {
+        expect((await s.login(v.email!, v.password!)).body.record.verified).toBe(false);
+      },
+    },
+    {
+      name: 'confirm: the token unsigned (alg none, empty signature) → validation_invalid_token, still unverified',
+      before: async (s) => {
+        const u = await s.unverifiedUser();
+        return { email: u.email, password: u.password, token: await s.verificationToken(u.email) };
+      },
+      method: 'POST',
+      path: PATHS.confirmVerification,
+      body: (v) => ({ token: unsigned(v.token!) }),
       status: 400,
       error: invalidToken,
       after: async (s, v) => {

@@ -89,6 +89,13 @@ export function tamperSignature(token: string): string {
   return `${h}.${p}.${sig.toString('base64url')}`;
 }
 
+/** The same claims, unsigned: header `alg: none` and an empty signature. */
+export function unsigned(token: string): string {
+  const [, p] = token.split('.');
+  const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+  return `${header}.${p}.`;
+}
+
 /** A token whose payload was changed (signature left alone, so it no longer verifies). */
 export function withPayload(token: string, change: (p: Json) => Json): string {
   const [h, , s] = token.split('.');
