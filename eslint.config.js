@@ -6,7 +6,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 // the composition root (app.ts, server.ts, main.ts, cli.ts). A folder imports only from below it;
 // a feature uses another feature only through that feature's public modules.
 const composition = ['../app.js', '../server.js', '../main.js', '../cli.js'];
-const features = ['../accounts/*', '../invites/*', '../mail/*'];
+const features = ['../accounts/*', '../invites/*', '../mail/*', '../sessions/*', '../audit/*'];
 const serverLayer = (files, forbidden, message) => ({
   files,
   rules: {
@@ -36,8 +36,18 @@ const serverBoundaries = [
   ),
   serverLayer(
     ['server/src/mail/**'],
-    [...composition, '../accounts/*', '../invites/*'],
+    [...composition, '../accounts/*', '../invites/*', '../sessions/*', '../audit/*'],
     'mail/ knows no other feature.',
+  ),
+  serverLayer(
+    ['server/src/sessions/**'],
+    [...composition, ...features.filter((f) => f !== '../sessions/*')],
+    'sessions/ builds on core/ and http/ only.',
+  ),
+  serverLayer(
+    ['server/src/audit/**'],
+    [...composition, ...features.filter((f) => f !== '../audit/*')],
+    'audit/ builds on core/ and http/ only.',
   ),
   serverLayer(
     ['server/src/invites/**'],

@@ -6,6 +6,8 @@ import type { Limit } from './core/rate-limit.js';
 import { envelope, HttpError, LOADING_FAILED, replyWithError } from './http/envelope.js';
 import type { WebApp } from './http/web-app.js';
 import { inviteRoutes } from './invites/routes.js';
+import { sessionRoutes } from './sessions/routes.js';
+import { auditRoutes } from './audit/routes.js';
 
 /** Every request under /api/ counts against this, per client IP. */
 const API_LIMIT: Limit = { name: 'api', max: 300, windowMs: 10_000 };
@@ -93,6 +95,8 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
   app.get('/api/health', async () => ({ code: 200, message: 'API is healthy.', data: {} }));
   app.register(accountRoutes(ctx));
   app.register(inviteRoutes(ctx));
+  app.register(sessionRoutes(ctx));
+  app.register(auditRoutes(ctx));
   return app;
 }
 

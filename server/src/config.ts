@@ -94,6 +94,8 @@ const envSchema = z.object({
   MAIL_POLL_MS: int('MAIL_POLL_MS', 5000, 10, 3_600_000),
   MAIL_RETRY_BASE_MS: int('MAIL_RETRY_BASE_MS', 5000, 10, 3_600_000),
   WEB_DIST: z.string().optional(),
+  SESSION_MAX_DAYS: int('SESSION_MAX_DAYS', 30, 1, 3650),
+  AUDIT_RETENTION_DAYS: int('AUDIT_RETENTION_DAYS', 90, 1, 3650),
 });
 
 export interface Config {
@@ -117,6 +119,10 @@ export interface Config {
   mailRetryBaseMs: number;
   /** The built web app to host. */
   webDist: string;
+  /** A session's absolute lifetime from sign-in. */
+  sessionMaxDays: number;
+  /** How long security events are kept. */
+  auditRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -156,5 +162,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailPollMs: e.MAIL_POLL_MS,
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
     webDist: path.resolve(e.WEB_DIST?.trim() || path.join(projectRoot, 'web', 'dist')),
+    sessionMaxDays: e.SESSION_MAX_DAYS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
   };
 }

@@ -10,6 +10,7 @@ import { migrateToLatest } from './db/migrations.js';
 import { preparedQueries } from './db/prepared.js';
 import { WebApp } from './http/web-app.js';
 import { bootstrapInviteLink, InitialUserExistsError } from './invites/service.js';
+import { startHousekeeping } from './housekeeping.js';
 import { createLogger } from './logger.js';
 import { createTransport } from './mail/transport.js';
 import { MailWorker } from './mail/worker.js';
@@ -75,6 +76,7 @@ export async function startServer(
       log,
       mailQueued: () => worker.notify(),
     };
+    cleanup.push(startHousekeeping(ctx));
     const webApp = await WebApp.load(config.webDist, config);
     const app = buildApp(ctx, webApp, log);
     // Closing order (reversed): HTTP first (in-flight requests finish), then the worker.

@@ -1,12 +1,21 @@
-import type { AppContext } from '../core/context.js';
+import { recordEvent } from '../core/audit.js';
+import type { AppContext, Client } from '../core/context.js';
 import { deleteCodesOf } from '../invites/service.js';
 import { deleteQueuedMailOf } from '../mail/outbox.js';
 
-/** Deletes the account, its invite codes and its queued mail. People it invited are unaffected. */
-export async function deleteAccount(ctx: AppContext, userId: string): Promise<void> {
+/**
+ * Deletes the account, its invite codes, its queued mail and (by cascade) its sessions. People it
+ * invited are unaffected. The security log keeps the deletion.
+ */
+export async function deleteAccount(
+  ctx: AppContext,
+  userId: string,
+  client: Client,
+): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     await deleteQueuedMailOf(trx, userId);
     await deleteCodesOf(trx, userId);
     await trx.deleteFrom('users').where('id', '=', userId).execute();
+    await recordEvent(trx, { type: 'account_deleted', userId, client });
   });
 }

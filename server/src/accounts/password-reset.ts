@@ -1,3 +1,4 @@
+import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
 import {
   assertNoFieldErrors,
@@ -6,6 +7,7 @@ import {
   VALIDATION_FAILED,
   ValidationError,
 } from '../core/errors.js';
+import { endSessions } from '../core/sessions.js';
 import { findUserByToken } from '../core/users.js';
 import type { User } from '../db/schema.js';
 import { newSecret } from '../tools/random.js';
@@ -15,8 +17,8 @@ import { hashPassword, resetPasswordError } from './passwords.js';
 
 /**
  * confirm-password-reset: sets a new password from a reset token, reporting every field's error
- * together. The tokenKey rotates in the same update (guarded by the old key), so every session
- * and outstanding token dies, this reset token included, and two uses of one token cannot both
+ * together. The tokenKey rotates in the same update (guarded by the old key) and every session
+ * ends, so every outstanding token dies, this reset token included, and two uses of one token cannot both
  * succeed. An unverified account becomes verified: the mail reached its owner.
  */
 export async function confirmPasswordReset(
@@ -46,19 +48,29 @@ export async function confirmPasswordReset(
   if (!user) throw new ValidationError(VALIDATION_FAILED, { token: fieldError.invalidToken() });
 
   const passwordHash = await hashPassword(input.password);
-  const changed = await ctx.db
-    .updateTable('users')
-    .set({
-      password_hash: passwordHash,
-      token_key: newSecret(),
-      verified: 1,
-      updated: nowString(),
-    })
-    .where('id', '=', user.id)
-    .where('token_key', '=', user.token_key)
-    .where('email', '=', user.email)
-    .executeTakeFirst();
-  if (Number(changed.numUpdatedRows) !== 1) {
-    throw new ValidationError(VALIDATION_FAILED, { token: fieldError.invalidToken() });
-  }
+  const target = user;
+  await ctx.db.transaction().execute(async (trx) => {
+    const changed = await trx
+      .updateTable('users')
+      .set({
+        password_hash: passwordHash,
+        token_key: newSecret(),
+        verified: 1,
+        updated: nowString(),
+      })
+      .where('id', '=', target.id)
+      .where('token_key', '=', target.token_key)
+      .where('email', '=', target.email)
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) !== 1) {
+      throw new ValidationError(VALIDATION_FAILED, { token: fieldError.invalidToken() });
+    }
+    const ended = await endSessions(trx, target.id);
+    await recordEvent(trx, {
+      type: 'password_reset',
+      userId: target.id,
+      client,
+      detail: { sessionsEnded: ended },
+    });
+  });
 }

@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
 import {
   assertNoFieldErrors,
@@ -50,6 +51,8 @@ export async function requestAccountMail(
     const user = await update.returningAll().executeTakeFirst();
     if (!user) return false;
     await queueAccountMail(ctx, trx, kind, user);
+    const type = kind === 'verification' ? 'verification_requested' : 'password_reset_requested';
+    await recordEvent(trx, { type, userId: user.id, client });
     return true;
   });
   if (queued) ctx.mailQueued();

@@ -1,3 +1,4 @@
+import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
 import {
   assertNoFieldErrors,
@@ -31,5 +32,12 @@ export async function signInWithPassword(
   const user = isEmail(input.identity) ? await findUserByEmail(ctx, input.identity) : undefined;
   if (!user) await verifyAgainstDummy(input.password);
   else if (await verifyPassword(user.password_hash, input.password)) return user;
+  await recordEvent(ctx.db, {
+    type: 'sign_in',
+    userId: user?.id ?? null,
+    client,
+    outcome: 'failure',
+    detail: { method: 'password', reason: user ? 'wrong_password' : 'unknown_email' },
+  });
   throw new ValidationError('Failed to authenticate.');
 }

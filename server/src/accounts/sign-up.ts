@@ -1,3 +1,4 @@
+import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
 import {
   assertNoFieldErrors,
@@ -87,6 +88,7 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
       if (!(await consumeCode(trx, invite.id, user.id))) throw invalidCode();
       await trx.insertInto('users').values(user).execute();
       await createInviteCodes(trx, user.id, ctx.config.invitesPerUser);
+      await recordEvent(trx, { type: 'sign_up', userId: user.id, client });
     });
   } catch (error) {
     // Lost a race on the same email (or, for the bootstrap code, on the one initial user).

@@ -1,3 +1,4 @@
+import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
 import { fieldError, VALIDATION_FAILED, ValidationError } from '../core/errors.js';
 import { Tokens } from '../core/tokens.js';
@@ -23,9 +24,12 @@ export async function confirmVerification(
   const user = await findUserByToken(ctx, token, 'verification');
   if (!user) throw new ValidationError(VALIDATION_FAILED, { token: fieldError.invalidToken() });
   if (user.verified === 1) return;
-  await ctx.db
-    .updateTable('users')
-    .set({ verified: 1, updated: nowString() })
-    .where('id', '=', user.id)
-    .execute();
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set({ verified: 1, updated: nowString() })
+      .where('id', '=', user.id)
+      .execute();
+    await recordEvent(trx, { type: 'email_verified', userId: user.id, client });
+  });
 }

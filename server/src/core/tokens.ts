@@ -10,7 +10,7 @@ import { newSecret } from '../tools/random.js';
  * outstanding token; a token of one type never verifies as another because the secrets differ.
  */
 
-export type TokenType = 'auth' | 'verification' | 'passwordReset';
+export type TokenType = 'auth' | 'verification' | 'passwordReset' | 'emailChange';
 
 export const USERS_COLLECTION_ID = '_pb_users_auth_';
 export const USERS_COLLECTION_NAME = 'users';
@@ -19,6 +19,7 @@ export const TOKEN_LIFETIME_SECONDS: Record<TokenType, number> = {
   auth: 5 * 24 * 60 * 60,
   verification: 24 * 60 * 60,
   passwordReset: 30 * 60,
+  emailChange: 30 * 60,
 };
 
 export interface TokenClaims {
@@ -28,11 +29,25 @@ export interface TokenClaims {
   exp: number;
   email?: string;
   refreshable?: boolean;
+  /** Auth tokens: the session the token belongs to. */
+  sid?: string;
+  /** Email-change tokens: the address the account moves to. */
+  newEmail?: string;
+}
+
+/** What a token carries beyond its type and user. */
+export interface TokenExtras {
+  /** Auth tokens: the session. */
+  sid?: string;
+  /** Email-change tokens: the new address. */
+  newEmail?: string;
+  /** Unix seconds; the token expires then if that is before the end of its usual lifetime. */
+  notAfter?: number;
 }
 
 export type TokenSecrets = Record<TokenType, string>;
 
-const TYPES: TokenType[] = ['auth', 'verification', 'passwordReset'];
+const TYPES: TokenType[] = ['auth', 'verification', 'passwordReset', 'emailChange'];
 
 /**
  * The per-purpose secrets: generated once and kept in the settings table, so every instance that
@@ -77,15 +92,23 @@ export class Tokens {
 
   constructor(private readonly secrets: TokenSecrets) {}
 
-  sign(type: TokenType, user: Pick<User, 'id' | 'email' | 'token_key'>): string {
+  sign(
+    type: TokenType,
+    user: Pick<User, 'id' | 'email' | 'token_key'>,
+    extras: TokenExtras = {},
+  ): string {
+    const lifetimeEnd = Math.floor(Date.now() / 1000) + TOKEN_LIFETIME_SECONDS[type];
     const claims: TokenClaims = {
       collectionId: USERS_COLLECTION_ID,
-      exp: Math.floor(Date.now() / 1000) + TOKEN_LIFETIME_SECONDS[type],
+      exp: Math.min(lifetimeEnd, extras.notAfter ?? lifetimeEnd),
       id: user.id,
       type,
     };
-    if (type === 'auth') claims.refreshable = true;
-    else claims.email = user.email;
+    if (type === 'auth') {
+      claims.refreshable = true;
+      if (extras.sid) claims.sid = extras.sid;
+    } else claims.email = user.email;
+    if (extras.newEmail) claims.newEmail = extras.newEmail;
     return signJwt(claims, this.key(type, user.token_key));
   }
 

@@ -1,5 +1,6 @@
 import type { AppContext } from './context.js';
-import type { User } from '../db/schema.js';
+import type { Session, User } from '../db/schema.js';
+import { liveSession } from './sessions.js';
 import { normalizeEmail } from '../tools/email.js';
 import { Tokens, USERS_COLLECTION_ID, USERS_COLLECTION_NAME, type TokenType } from './tokens.js';
 
@@ -30,6 +31,24 @@ export function findUserByEmail(ctx: AppContext, email: string): Promise<User | 
     .selectAll()
     .where('email', '=', normalizeEmail(email))
     .executeTakeFirst();
+}
+
+export interface Auth {
+  user: User;
+  session: Session;
+}
+
+/**
+ * The signed-in member behind an auth token: the token verifies for its user, and the session it
+ * names is live and theirs. undefined for a guest (no token, a bad one, an ended session).
+ */
+export async function findAuthByToken(ctx: AppContext, token: string): Promise<Auth | undefined> {
+  const user = await findUserByToken(ctx, token, 'auth');
+  const sid = user && Tokens.decode(token)?.sid;
+  if (!user || typeof sid !== 'string') return undefined;
+  const session = await liveSession(ctx, sid);
+  if (!session || session.user_id !== user.id) return undefined;
+  return { user, session };
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { Compilable } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { DatabaseHandle, WriteCounter } from './connect.js';
-import type { User } from './schema.js';
+import type { Session, User } from './schema.js';
 
 /**
- * The reads done on every authenticated request, compiled by Kysely once (its builder and
+ * The reads done on every authenticated request (the token's user and session), compiled by Kysely once (its builder and
  * compiler cost more than SQLite running a small indexed query). Compiled SQL is parameterised
  * and dialect-specific, so this stays portable across databases.
  *
@@ -106,8 +106,12 @@ export function preparedQueries(handle: DatabaseHandle) {
       .orderBy('created', 'desc')
       .orderBy('id'),
   );
+  const sessionById = prepare(handle, watch, (id) =>
+    db.selectFrom('sessions').selectAll().where('id', '=', id),
+  );
   return {
     userById: async (id: string): Promise<User | undefined> => (await userById(id))[0],
+    sessionById: async (id: string): Promise<Session | undefined> => (await sessionById(id))[0],
     unusedCodes,
   };
 }

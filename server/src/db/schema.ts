@@ -46,6 +46,32 @@ export interface OutboxTable {
   created: string;
 }
 
+/** A signed-in device: every auth token names one (`sid`); ending the row ends the token. */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  created: string;
+  last_seen: string;
+  /** The absolute end: SESSION_MAX_DAYS after sign-in, however active the session is. */
+  expires: string;
+  ip: string;
+  user_agent: string;
+}
+
+/** What happened to whose account, from where: the member's activity and the operator's log. */
+export interface SecurityEventsTable {
+  id: string;
+  created: string;
+  type: string;
+  /** Kept after the account is deleted (no foreign key), until retention removes the row. */
+  user_id: string | null;
+  ip: string;
+  user_agent: string;
+  outcome: 'success' | 'failure';
+  /** Small JSON object, never a secret. */
+  detail: string;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -56,9 +82,13 @@ export interface Database {
   invite_codes: InviteCodesTable;
   outbox: OutboxTable;
   settings: SettingsTable;
+  sessions: SessionsTable;
+  security_events: SecurityEventsTable;
 }
 
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type InviteCode = Selectable<InviteCodesTable>;
 export type OutboxMail = Selectable<OutboxTable>;
+export type Session = Selectable<SessionsTable>;
+export type SecurityEvent = Selectable<SecurityEventsTable>;

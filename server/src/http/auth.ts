@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../core/context.js';
 import { UnauthenticatedError } from '../core/errors.js';
-import { findUserByToken } from '../core/users.js';
+import { findAuthByToken, type Auth } from '../core/users.js';
 import type { User } from '../db/schema.js';
 
-const loaded = new WeakMap<FastifyRequest, Promise<User | undefined>>();
+const loaded = new WeakMap<FastifyRequest, Promise<Auth | undefined>>();
 
 /** The token from `Authorization: <token>` or `Authorization: Bearer <token>`. */
 export function bearerToken(request: FastifyRequest): string {
@@ -13,21 +13,34 @@ export function bearerToken(request: FastifyRequest): string {
 }
 
 /**
- * The signed-in user, or undefined for a guest. A bad token never fails a request by itself: the
- * request is simply a guest's. Loaded once per request.
+ * The signed-in member and their session, or undefined for a guest. A bad token never fails a
+ * request by itself: the request is simply a guest's. Loaded once per request.
  */
-export function authUser(ctx: AppContext, request: FastifyRequest): Promise<User | undefined> {
-  let user = loaded.get(request);
-  if (!user) {
-    user = findUserByToken(ctx, bearerToken(request), 'auth');
-    loaded.set(request, user);
+export function requestAuth(ctx: AppContext, request: FastifyRequest): Promise<Auth | undefined> {
+  let auth = loaded.get(request);
+  if (!auth) {
+    auth = findAuthByToken(ctx, bearerToken(request));
+    loaded.set(request, auth);
   }
-  return user;
+  return auth;
+}
+
+/** The signed-in user, or undefined for a guest. */
+export async function authUser(
+  ctx: AppContext,
+  request: FastifyRequest,
+): Promise<User | undefined> {
+  return (await requestAuth(ctx, request))?.user;
+}
+
+/** The signed-in member and session, or UnauthenticatedError (401). */
+export async function requireAuth(ctx: AppContext, request: FastifyRequest): Promise<Auth> {
+  const auth = await requestAuth(ctx, request);
+  if (!auth) throw new UnauthenticatedError();
+  return auth;
 }
 
 /** The signed-in user, or UnauthenticatedError (401). */
 export async function requireUser(ctx: AppContext, request: FastifyRequest): Promise<User> {
-  const user = await authUser(ctx, request);
-  if (!user) throw new UnauthenticatedError();
-  return user;
+  return (await requireAuth(ctx, request)).user;
 }

@@ -103,6 +103,24 @@ export async function deleteCodesOf(trx: Transaction<Database>, ownerId: string)
   await trx.deleteFrom('invite_codes').where('owner_id', '=', ownerId).execute();
 }
 
+/** Every code the user owns, used or not, with who used it (an id only), newest first. */
+export async function listAllCodesOf(ctx: AppContext, ownerId: string) {
+  const rows = await ctx.db
+    .selectFrom('invite_codes')
+    .select(['id', 'code', 'created', 'used_at', 'used_by'])
+    .where('owner_id', '=', ownerId)
+    .orderBy('created', 'desc')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    code: formatInviteCode(r.code),
+    created: r.created,
+    used: r.used_at,
+    usedBy: r.used_by,
+  }));
+}
+
 /** The user's unused codes, newest first. */
 export async function listInviteCodes(
   ctx: AppContext,

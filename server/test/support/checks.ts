@@ -28,7 +28,7 @@ export function expectAuthResponse(res: ApiResponse, email: string): void {
   expect(res.headers['cache-control'] ?? '').toMatch(/no-store/);
 }
 
-/** JWT shape: HS256, the payload keys of its type, lifetime, ASCII payload. */
+/** JWT shape: HS256, the payload keys of its type (auth tokens name their session), lifetime, ASCII payload. */
 export function expectToken(
   token: string,
   type: 'auth' | 'verification' | 'passwordReset',
@@ -42,15 +42,18 @@ export function expectToken(
   const p = jwtPayload(token);
   const keys =
     type === 'auth'
-      ? ['collectionId', 'exp', 'id', 'refreshable', 'type']
+      ? ['collectionId', 'exp', 'id', 'refreshable', 'sid', 'type']
       : ['collectionId', 'email', 'exp', 'id', 'type'];
   expect(Object.keys(p).sort()).toEqual(keys);
   expect(p.type).toBe(type);
   expect(p.id).toBe(record.id);
   expect(p.collectionId).toBe(record.collectionId);
   expect(Number.isInteger(p.exp)).toBe(true);
-  if (type === 'auth') expect(p.refreshable).toBe(true);
-  else if (record.email) expect(p.email).toBe(record.email);
+  if (type === 'auth') {
+    expect(p.refreshable).toBe(true);
+    // The server-side session the token belongs to.
+    expect(p.sid).toMatch(ID_RE);
+  } else if (record.email) expect(p.email).toBe(record.email);
   const expectedTtl = ttl ?? { auth: 432_000, verification: 86_400, passwordReset: 1_800 }[type];
   const now = Math.floor(Date.now() / 1000);
   expect(p.exp - now).toBeGreaterThan(expectedTtl - 120);

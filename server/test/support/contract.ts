@@ -1,4 +1,4 @@
-/** Constants copied from shared/design/api-contract.md. */
+/** The API's paths, messages and codes, as docs/api.md lists them. */
 
 export const USERS = '/api/collections/users';
 export const PATHS = {
@@ -13,6 +13,13 @@ export const PATHS = {
   codes: '/api/invite-codes',
   generate: '/api/invite-codes/generate',
   health: '/api/health',
+  requestEmailChange: `${USERS}/request-email-change`,
+  confirmEmailChange: `${USERS}/confirm-email-change`,
+  sessions: '/api/gatehouse/sessions',
+  session: (id: string) => `/api/gatehouse/sessions/${encodeURIComponent(id)}`,
+  logout: '/api/gatehouse/logout',
+  exportData: '/api/gatehouse/export',
+  securityEvents: '/api/gatehouse/security-events',
 } as const;
 
 export const MSG = {
@@ -26,6 +33,7 @@ export const MSG = {
   load: 'An error occurred while loading the submitted data.',
   validate: 'An error occurred while validating the submitted data.',
   create: 'Failed to create record.',
+  update: 'Failed to update record.',
   auth: 'Failed to authenticate.',
   needsAuth: 'The request requires valid record authorization token.',
   superusers: 'Only superusers can perform this action.',
@@ -52,6 +60,9 @@ export const FIELD: Record<string, { message: string; params?: Record<string, nu
   validation_invalid_token: { message: 'Invalid or expired token.' },
   validation_invalid_token_claims: { message: 'Missing email token claim.' },
   validation_invalid_invite_code: { message: 'Invalid or already used invite code.' },
+  validation_invalid_old_password: { message: 'Missing or invalid old password.' },
+  validation_invalid_password: { message: 'Missing or invalid auth record password.' },
+  validation_not_in_invalid: { message: 'Must not be in list.' },
   validation_password_too_common: {
     message: 'This password is too common. Choose one that is harder to guess.',
   },
@@ -98,4 +109,8 @@ export const RESET_TTL = 1_800;
 export const subjects = (appName = 'Gatehouse') => ({
   verify: `Verify your ${appName} email`,
   reset: `Reset your ${appName} password`,
+  passwordChanged: `Your ${appName} password was changed`,
+  emailChange: `Confirm your new ${appName} email`,
+  emailChanged: `Your ${appName} email was changed`,
+  emailTaken: `Someone tried to move a ${appName} account to this email`,
 });

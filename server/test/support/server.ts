@@ -181,6 +181,10 @@ export class TestServer {
     });
   }
 
+  patch(path: string, body: unknown, token?: string): Promise<ApiResponse> {
+    return this.request('PATCH', path, { body, headers: token ? { Authorization: token } : {} });
+  }
+
   del(path: string, token?: string): Promise<ApiResponse> {
     return this.request('DELETE', path, { headers: token ? { Authorization: token } : {} });
   }

@@ -6,6 +6,7 @@ const secrets: TokenSecrets = {
   auth: 'a'.repeat(43),
   verification: 'v'.repeat(43),
   passwordReset: 'r'.repeat(43),
+  emailChange: 'e'.repeat(43),
 };
 const user = { id: 'abcdefghijklmno', email: 'zoë@example.com', token_key: 'k'.repeat(43) };
 

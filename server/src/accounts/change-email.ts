@@ -1,0 +1,134 @@
+import { recordEvent } from '../core/audit.js';
+import type { AppContext, Client } from '../core/context.js';
+import {
+  assertNoFieldErrors,
+  type FieldError,
+  fieldError,
+  type FieldErrors,
+  ForbiddenError,
+  VALIDATION_FAILED,
+} from '../core/errors.js';
+import { endSessions } from '../core/sessions.js';
+import { Tokens } from '../core/tokens.js';
+import { findUserByEmail, findUserByToken } from '../core/users.js';
+import { isUniqueViolation } from '../db/connect.js';
+import type { User } from '../db/schema.js';
+import { enqueueMail } from '../mail/outbox.js';
+import { isEmail, normalizeEmail } from '../tools/email.js';
+import { newSecret } from '../tools/random.js';
+import { nowString } from '../tools/time.js';
+import { ACCOUNT_LIMITS } from './limits.js';
+import { emailChangeMail, emailTakenMail, securityNotice } from './mails.js';
+import { verifyPassword } from './passwords.js';
+
+const sameAsCurrent = (): FieldError => ({
+  code: 'validation_not_in_invalid',
+  message: 'Must not be in list.',
+});
+
+const invalidPassword = (): FieldError => ({
+  code: 'validation_invalid_password',
+  message: 'Missing or invalid auth record password.',
+});
+
+/**
+ * request-email-change: a verified member asks to move their account to `newEmail`. Always 204,
+ * whether or not the address is taken, so nobody learns which addresses have accounts: a free
+ * address gets the confirmation link, a taken one a mail saying someone tried.
+ */
+export async function requestEmailChange(
+  ctx: AppContext,
+  user: User,
+  input: { newEmail: string },
+  client: Client,
+): Promise<void> {
+  if (user.verified !== 1) throw new ForbiddenError();
+  const newEmail = normalizeEmail(input.newEmail);
+  const errors: FieldErrors = {};
+  if (newEmail === '') errors.newEmail = fieldError.required();
+  else if (!isEmail(newEmail)) errors.newEmail = fieldError.isEmail();
+  else if (newEmail === user.email) errors.newEmail = sameAsCurrent();
+  assertNoFieldErrors(errors, VALIDATION_FAILED);
+  await ctx.limiter.check(ACCOUNT_LIMITS.emailChange, user.id);
+
+  const { appName, appUrl } = ctx.config;
+  const taken = await findUserByEmail(ctx, newEmail);
+  const mail = taken
+    ? emailTakenMail(appName, appUrl, newEmail)
+    : emailChangeMail(
+        appName,
+        appUrl,
+        ctx.tokens.sign('emailChange', user, { newEmail }),
+        newEmail,
+      );
+  await ctx.db.transaction().execute(async (trx) => {
+    await enqueueMail(trx, { ...mail, to: newEmail, userId: taken ? null : user.id });
+    await recordEvent(trx, { type: 'email_change_requested', userId: user.id, client });
+  });
+  ctx.mailQueued();
+}
+
+/**
+ * confirm-email-change: the link's token and the account's password move the account to the new
+ * address. The account becomes verified (the link reached the new mailbox), the tokenKey rotates,
+ * every session ends, and the old address is told.
+ */
+export async function confirmEmailChange(
+  ctx: AppContext,
+  input: { token: string; password: string },
+  client: Client,
+): Promise<void> {
+  await ctx.limiter.check(ACCOUNT_LIMITS.confirm, client.ip);
+  const token = input.token.trim();
+  const errors: FieldErrors = {};
+  const user = token === '' ? undefined : await findUserByToken(ctx, token, 'emailChange');
+  const newEmail = user ? Tokens.decode(token)?.newEmail : undefined;
+  if (token === '') errors.token = fieldError.required();
+  else if (!user || typeof newEmail !== 'string' || !isEmail(newEmail)) {
+    errors.token = fieldError.invalidToken();
+  }
+  if (input.password === '') errors.password = fieldError.required();
+  else if (!user || !(await verifyPassword(user.password_hash, input.password))) {
+    errors.password = invalidPassword();
+  }
+  assertNoFieldErrors(errors, VALIDATION_FAILED);
+  if (!user || typeof newEmail !== 'string') return; // (asserted above)
+
+  const now = nowString();
+  const tokenTaken = () => ({ token: fieldError.invalidToken() });
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      const changed = await trx
+        .updateTable('users')
+        .set({ email: newEmail, verified: 1, token_key: newSecret(), updated: now })
+        .where('id', '=', user.id)
+        .where('token_key', '=', user.token_key)
+        .where('email', '=', user.email)
+        .executeTakeFirst();
+      if (Number(changed.numUpdatedRows) !== 1)
+        assertNoFieldErrors(tokenTaken(), VALIDATION_FAILED);
+      const ended = await endSessions(trx, user.id);
+      await recordEvent(trx, {
+        type: 'email_changed',
+        userId: user.id,
+        client,
+        detail: { sessionsEnded: ended },
+      });
+      const { appName, appUrl } = ctx.config;
+      const notice = securityNotice(
+        appName,
+        appUrl,
+        `Your ${appName} email was changed`,
+        `The email address of your ${appName} account was changed from ${user.email} to ${newEmail}, and every device was signed out.`,
+        { when: now.slice(0, 16), ip: client.ip, userAgent: client.userAgent },
+      );
+      // To the old address: its owner is the one who must hear of it.
+      await enqueueMail(trx, { ...notice, to: user.email, userId: null });
+    });
+  } catch (error) {
+    // The new address was taken between the request and now: nothing changes.
+    if (isUniqueViolation(error)) assertNoFieldErrors(tokenTaken(), VALIDATION_FAILED);
+    throw error;
+  }
+  ctx.mailQueued();
+}

@@ -1,0 +1,124 @@
+import { recordEvent } from '../core/audit.js';
+import type { AppContext, Client } from '../core/context.js';
+import {
+  assertNoFieldErrors,
+  type FieldError,
+  fieldError,
+  type FieldErrors,
+} from '../core/errors.js';
+import { endSessions, sessionToken } from '../core/sessions.js';
+import type { Auth } from '../core/users.js';
+import type { User } from '../db/schema.js';
+import { enqueueMail } from '../mail/outbox.js';
+import { newSecret } from '../tools/random.js';
+import { nowString } from '../tools/time.js';
+import { ACCOUNT_LIMITS } from './limits.js';
+import { securityNotice } from './mails.js';
+import { hashPassword, signUpPasswordError, verifyPassword } from './passwords.js';
+
+const UPDATE_FAILED = 'Failed to update record.';
+
+const invalidOldPassword = (): FieldError => ({
+  code: 'validation_invalid_old_password',
+  message: 'Missing or invalid old password.',
+});
+
+export interface RecordUpdateInput {
+  oldPassword: string;
+  password: string;
+  passwordConfirm: string;
+  emailVisibility: boolean | undefined;
+}
+
+/**
+ * PocketBase's record update on the member's own record, for the two fields a member may change:
+ * `emailVisibility`, and the password (with `oldPassword`). Every other field is ignored. A new
+ * password rotates the tokenKey (outstanding reset and verification links die), ends every other
+ * session, queues a notice mail, and returns a fresh token for this device's session.
+ */
+export async function updateOwnRecord(
+  ctx: AppContext,
+  auth: Auth,
+  input: RecordUpdateInput,
+  client: Client,
+): Promise<{ user: User; token?: string }> {
+  const { user, session } = auth;
+  const changingPassword =
+    input.oldPassword !== '' || input.password !== '' || input.passwordConfirm !== '';
+  if (!changingPassword) {
+    if (input.emailVisibility === undefined) return { user };
+    const visibility = input.emailVisibility ? 1 : 0;
+    const updated = { ...user, email_visibility: visibility, updated: nowString() };
+    await ctx.db
+      .updateTable('users')
+      .set({ email_visibility: visibility, updated: updated.updated })
+      .where('id', '=', user.id)
+      .execute();
+    return { user: updated };
+  }
+
+  const errors: FieldErrors = {};
+  if (input.password === '') errors.password = fieldError.required();
+  else {
+    const passwordError = signUpPasswordError(input.password);
+    if (passwordError) errors.password = passwordError;
+  }
+  if (input.passwordConfirm === '') errors.passwordConfirm = fieldError.required();
+  else if (input.passwordConfirm !== input.password) errors.passwordConfirm = fieldError.mismatch();
+  if (input.oldPassword === '') errors.oldPassword = invalidOldPassword();
+  else {
+    // A guess at the current password counts like a sign-in attempt on this account.
+    await ctx.limiter.check(ACCOUNT_LIMITS.signInPerEmail, user.email);
+    if (!(await verifyPassword(user.password_hash, input.oldPassword))) {
+      errors.oldPassword = invalidOldPassword();
+      await recordEvent(ctx.db, {
+        type: 'password_changed',
+        userId: user.id,
+        client,
+        outcome: 'failure',
+        detail: { reason: 'wrong_old_password' },
+      });
+    }
+  }
+  assertNoFieldErrors(errors, UPDATE_FAILED);
+
+  const now = nowString();
+  const updated: User = {
+    ...user,
+    password_hash: await hashPassword(input.password),
+    token_key: newSecret(),
+    email_visibility:
+      input.emailVisibility === undefined ? user.email_visibility : input.emailVisibility ? 1 : 0,
+    updated: now,
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set({
+        password_hash: updated.password_hash,
+        token_key: updated.token_key,
+        email_visibility: updated.email_visibility,
+        updated: now,
+      })
+      .where('id', '=', user.id)
+      .execute();
+    const ended = await endSessions(trx, user.id, session.id);
+    await recordEvent(trx, {
+      type: 'password_changed',
+      userId: user.id,
+      client,
+      detail: { otherSessionsEnded: ended },
+    });
+    const { appName, appUrl } = ctx.config;
+    const notice = securityNotice(
+      appName,
+      appUrl,
+      `Your ${appName} password was changed`,
+      `The password of your ${appName} account was changed, and your other devices were signed out.`,
+      { when: now.slice(0, 16), ip: client.ip, userAgent: client.userAgent },
+    );
+    await enqueueMail(trx, { ...notice, to: user.email, userId: user.id });
+  });
+  ctx.mailQueued();
+  return { user: updated, token: sessionToken(ctx, updated, session) };
+}

@@ -1,0 +1,46 @@
+import type { AppContext } from '../core/context.js';
+import { listSessions } from '../core/sessions.js';
+import { userRecord } from '../core/users.js';
+import type { User } from '../db/schema.js';
+import { listAllCodesOf } from '../invites/service.js';
+
+/**
+ * Everything the server holds about the member, as one JSON document: the record, their invite
+ * codes (with who used each: an id only), sessions and security events. Never a password hash,
+ * tokenKey or any other secret.
+ */
+export async function exportData(ctx: AppContext, user: User) {
+  const [codes, sessions, events] = await Promise.all([
+    listAllCodesOf(ctx, user.id),
+    listSessions(ctx.db, user.id),
+    ctx.db
+      .selectFrom('security_events')
+      .select(['created', 'type', 'ip', 'user_agent', 'outcome', 'detail'])
+      .where('user_id', '=', user.id)
+      .orderBy('created', 'desc')
+      .execute(),
+  ]);
+  return {
+    exported: new Date().toISOString(),
+    record: userRecord(user, { withEmail: true }),
+    inviteCodes: codes,
+    sessions: sessions.map((s) => ({
+      id: s.id,
+      created: s.created,
+      lastSeen: s.last_seen,
+      expires: s.expires,
+      ip: s.ip,
+      userAgent: s.user_agent,
+    })),
+    passkeys: [],
+    connectedProviders: [],
+    securityEvents: events.map((e) => ({
+      created: e.created,
+      type: e.type,
+      ip: e.ip,
+      userAgent: e.user_agent,
+      outcome: e.outcome,
+      detail: JSON.parse(e.detail) as unknown,
+    })),
+  };
+}

@@ -1,0 +1,53 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { newId } from '../tools/random.js';
+import { nowString } from '../tools/time.js';
+import type { Client } from './context.js';
+
+/**
+ * The security log: every sign-in attempt, credential change, session end and operator action,
+ * with who, from where and how it went. Written in the same transaction as the change where
+ * there is one. Never holds a secret: `detail` is a small JSON object of ids, names and reasons.
+ */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export type SecurityEventType =
+  | 'sign_in'
+  | 'sign_up'
+  | 'verification_requested'
+  | 'email_verified'
+  | 'password_reset_requested'
+  | 'password_reset'
+  | 'password_changed'
+  | 'email_change_requested'
+  | 'email_changed'
+  | 'session_ended'
+  | 'sessions_ended'
+  | 'signed_out'
+  | 'account_deleted'
+  | 'data_exported';
+
+export interface SecurityEventInput {
+  type: SecurityEventType;
+  userId: string | null;
+  client: Client;
+  outcome?: 'success' | 'failure';
+  detail?: Record<string, string | number | boolean>;
+}
+
+export async function recordEvent(db: Db, event: SecurityEventInput): Promise<void> {
+  await db
+    .insertInto('security_events')
+    .values({
+      id: newId(),
+      created: nowString(),
+      type: event.type,
+      user_id: event.userId,
+      ip: event.client.ip,
+      user_agent: event.client.userAgent,
+      outcome: event.outcome ?? 'success',
+      detail: JSON.stringify(event.detail ?? {}),
+    })
+    .execute();
+}

@@ -1,0 +1,120 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, Session, User } from '../db/schema.js';
+import { recordEvent } from './audit.js';
+import { newId } from '../tools/random.js';
+import { formatDate, nowString } from '../tools/time.js';
+import type { AppContext, Client } from './context.js';
+
+/**
+ * Server-side sessions. Every sign-in opens one; the auth token names it (`sid`), so deleting the
+ * row ends the token on the next request: the per-request read of the session goes through the
+ * read cache, which every commit invalidates (db/prepared.ts). A session lasts at most
+ * SESSION_MAX_DAYS from sign-in; the auth token's own 5 days are its idle limit.
+ */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+const DAY_MS = 24 * 60 * 60_000;
+
+export async function openSession(
+  ctx: AppContext,
+  userId: string,
+  client: Client,
+): Promise<Session> {
+  const now = new Date();
+  const session: Session = {
+    id: newId(),
+    user_id: userId,
+    created: formatDate(now),
+    last_seen: formatDate(now),
+    expires: formatDate(new Date(now.getTime() + ctx.config.sessionMaxDays * DAY_MS)),
+    ip: client.ip,
+    user_agent: client.userAgent,
+  };
+  await ctx.db.insertInto('sessions').values(session).execute();
+  return session;
+}
+
+/** The session, when it exists and has not reached its absolute end. */
+export async function liveSession(ctx: AppContext, id: string): Promise<Session | undefined> {
+  const session = await ctx.queries.sessionById(id);
+  if (!session || session.expires <= nowString()) return undefined;
+  return session;
+}
+
+/** Unix seconds of the session's absolute end (auth tokens never outlive it). */
+export function sessionEnd(session: Session): number {
+  return Math.floor(Date.parse(session.expires.replace(' ', 'T')) / 1000);
+}
+
+/** Moves the session's `last seen` (auth-refresh), keeping where it was used from current. */
+export async function touchSession(ctx: AppContext, id: string, client: Client): Promise<void> {
+  await ctx.db
+    .updateTable('sessions')
+    .set({ last_seen: nowString(), ip: client.ip })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Ends one of the user's sessions; false when the user has no such session. */
+export async function endSession(db: Db, userId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+/** Ends every session of the user except `keep` (when given); returns how many ended. */
+export async function endSessions(db: Db, userId: string, keep?: string): Promise<number> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keep) query = query.where('id', '!=', keep);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** The user's live sessions, newest first. */
+export function listSessions(db: Db, userId: string): Promise<Session[]> {
+  return db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('expires', '>', nowString())
+    .orderBy('created', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+/** Deletes sessions past their absolute end (housekeeping; they are refused anyway). */
+export async function deleteExpiredSessions(db: Db): Promise<number> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where('expires', '<=', nowString())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * Signs a member in on a new session (every way in ends here: password, second step, passkey,
+ * provider): opens the session, records the sign-in, and returns the auth token naming it.
+ */
+export async function startSession(
+  ctx: AppContext,
+  user: Pick<User, 'id' | 'email' | 'token_key'>,
+  client: Client,
+  method: string,
+): Promise<string> {
+  const session = await openSession(ctx, user.id, client);
+  await recordEvent(ctx.db, { type: 'sign_in', userId: user.id, client, detail: { method } });
+  return sessionToken(ctx, user, session);
+}
+
+/** A fresh auth token for the session (never outliving the session's absolute end). */
+export function sessionToken(
+  ctx: AppContext,
+  user: Pick<User, 'id' | 'email' | 'token_key'>,
+  session: Session,
+): string {
+  return ctx.tokens.sign('auth', user, { sid: session.id, notAfter: sessionEnd(session) });
+}
