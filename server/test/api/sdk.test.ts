@@ -112,6 +112,53 @@ describe.each(DATABASES)('the official pocketbase SDK against the server on %s',
     expect(again.authStore.record?.id).toBe(user.id);
   });
 
+  it('change password with update(): the other device is signed out, this one goes on', async () => {
+    const user = await t.verifiedUser();
+    const pb = client(t);
+    await pb.collection('users').authWithPassword(user.email, user.password);
+    const other = client(t);
+    await other.collection('users').authWithPassword(user.email, user.password);
+    // The web app reads the fresh token for this device from the answer's header.
+    let fresh = '';
+    pb.afterSend = (response, data) => {
+      fresh = response.headers.get('x-gatehouse-token') ?? fresh;
+      return data;
+    };
+    const next = 'Copper-Lantern-8841';
+    const record = await pb
+      .collection('users')
+      .update(user.id, { oldPassword: user.password, password: next, passwordConfirm: next });
+    expect(record).toMatchObject({ id: user.id, email: user.email });
+    expect(fresh).not.toBe('');
+    pb.authStore.save(fresh, pb.authStore.record);
+    await pb.collection('users').authRefresh();
+    expect((await sdkError(other.collection('users').authRefresh())).status).toBe(401);
+
+    const wrong = await sdkError(
+      pb
+        .collection('users')
+        .update(user.id, { oldPassword: 'nope-nope-1', password: next, passwordConfirm: next }),
+    );
+    expect(wrong.status).toBe(400);
+    expect(wrong.response.data.oldPassword.code).toBe('validation_invalid_old_password');
+  });
+
+  it('change email with requestEmailChange() and confirmEmailChange()', async () => {
+    const user = await t.verifiedUser();
+    const pb = client(t);
+    await pb.collection('users').authWithPassword(user.email, user.password);
+    const newEmail = uniqueEmail('sdk-moved');
+    expect(await pb.collection('users').requestEmailChange(newEmail)).toBe(true);
+    const mail = await t.mail.waitForMailTo(newEmail, subjects().emailChange);
+    const token = tokenFromMail(mail, `${APP_URL}/confirm-email-change?token=`);
+    // The SDK clears its auth store when it confirms a change of the signed-in account's email.
+    expect(await pb.collection('users').confirmEmailChange(token, user.password)).toBe(true);
+    expect(pb.authStore.token).toBe('');
+    const again = client(t);
+    await again.collection('users').authWithPassword(newEmail, user.password);
+    expect(again.authStore.record?.email).toBe(newEmail);
+  });
+
   it('field errors reach the SDK as ClientResponseError.response.data', async () => {
     const pb = client(t);
     const err = await sdkError(

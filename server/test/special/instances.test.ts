@@ -44,6 +44,22 @@ describe('two instances on one PostgreSQL database', () => {
     expect((await a.login('made-on-b@example.com', 'Twin-Engines-4242')).status).toBe(200);
   });
 
+  it('a session ended on one instance is refused by the other on its next request', async () => {
+    const u = await a.verifiedUser();
+    const onB = await b.login(u.email, u.password);
+    expect((await b.get(PATHS.codes, onB.body.token)).status).toBe(200);
+    expect((await a.get(PATHS.codes, onB.body.token)).status).toBe(200);
+    // Signed out on A: B refuses the token on the very next request.
+    expect((await a.post(PATHS.logout, {}, onB.body.token)).status).toBe(204);
+    expect((await b.get(PATHS.codes, onB.body.token)).status).toBe(401);
+    // Sign out all other devices on B: A refuses the ended one at once.
+    const second = await a.login(u.email, u.password);
+    expect((await a.get(PATHS.codes, second.body.token)).status).toBe(200);
+    expect((await b.del(PATHS.sessions, u.token)).status).toBe(204);
+    expect((await a.get(PATHS.codes, second.body.token)).status).toBe(401);
+    expect((await a.get(PATHS.codes, u.token)).status).toBe(200);
+  });
+
   it('mail queued while SMTP is down is sent exactly once although both workers poll', async () => {
     const users: User[] = [];
     for (let i = 0; i < 3; i++) users.push(await a.verifiedUser());

@@ -39,6 +39,14 @@ describe('hot-path reads on SQLite see writes made outside the server', () => {
     expect(after.status).toBe(401);
   });
 
+  it('a session ended by another connection is refused at once', async () => {
+    const user = await t.verifiedUser();
+    expect((await t.get(PATHS.codes, user.token)).status).toBe(200);
+    expect((await t.get(PATHS.codes, user.token)).status).toBe(200);
+    outside.prepare('DELETE FROM sessions WHERE user_id = ?').run(user.id);
+    expect((await t.get(PATHS.codes, user.token)).status).toBe(401);
+  });
+
   it('an invite code used by another connection leaves the list at once', async () => {
     const user = await t.verifiedUser();
     const before = await t.get(PATHS.codes, user.token);
