@@ -1,9 +1,8 @@
 import { pb } from '../../lib/pb';
 
+/** Deletes the account. The caller then ends the session (the SDK may already have). */
 export async function deleteAccount(userId: string): Promise<void> {
   await pb.collection('users').delete(userId);
-  // The SDK clears its auth store when the signed-in record is deleted; make sure of it.
-  pb.authStore.clear();
 }
 
 /** "2026-08-14 07:16:55.123Z" (the server's UTC format) → "August 14, 2026". */

@@ -4,18 +4,18 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { NavButton } from '../../components/ui/nav-button';
 import { ScreenHeading, ScreenShell, usePageTitle } from '../../components/ui/screen';
-import { useCurrentUser } from '../../lib/use-current-user';
-import { pb } from '../../lib/pb';
+import { useAuth, useCurrentUser } from '../../lib/auth';
 import { UpdateBanner } from '../changelog/update-banner';
 
 export function HomeScreen() {
   usePageTitle('Home');
+  const auth = useAuth();
   const user = useCurrentUser();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
 
   async function logOut() {
-    pb.authStore.clear();
+    await auth.signOut();
     queryClient.removeQueries({ queryKey: ['invite-codes'] });
     await navigate({ to: '/' });
   }

@@ -1,17 +1,7 @@
 import { ClientResponseError } from 'pocketbase';
-import { fieldError, errorMessage, pb, type UserRecord } from '../../lib/pb';
+import { fieldError, errorMessage, pb } from '../../lib/pb';
 
 const users = () => pb.collection('users');
-
-/** Signs in. An unverified account gets no session: it is cleared and `unverified` is returned. */
-export async function signIn(email: string, password: string): Promise<'ok' | 'unverified'> {
-  const { record } = await users().authWithPassword<UserRecord>(email.trim(), password);
-  if (!record.verified) {
-    pb.authStore.clear();
-    return 'unverified';
-  }
-  return 'ok';
-}
 
 export async function requestVerification(email: string): Promise<void> {
   await users().requestVerification(email.trim());

@@ -5,16 +5,20 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
+import { useAuth } from '../../lib/auth';
 import { checkEmail } from './validation';
 
 type Resend = 'idle' | 'sending' | 'sent' | 'failed';
 
+// The client library loads on first use, keeping the first screen's download small: focusing the
+// form starts loading it (and the API this screen uses).
 function preloadApi() {
   import('./api').catch(() => undefined);
 }
 
 export function LoginScreen() {
   usePageTitle('Sign in');
+  const auth = useAuth();
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -48,9 +52,7 @@ export function LoginScreen() {
     setInvalid(null);
     setBusy(true);
     try {
-      // The client library loads on first use, keeping the first screen's download small.
-      const { signIn } = await import('./api');
-      const result = await signIn(email, password);
+      const result = await auth.signIn(email, password);
       if (result === 'unverified') {
         setUnverifiedEmail(email.trim());
         setBusy(false);
