@@ -6,6 +6,7 @@ import { NavButton } from '../../components/ui/nav-button';
 import { ScreenHeading, ScreenShell, usePageTitle } from '../../components/ui/screen';
 import { useAuth, useCurrentUser } from '../../lib/auth';
 import { UpdateBanner } from '../changelog/update-banner';
+import { inviteCodesKeys } from '../invites/api';
 
 export function HomeScreen() {
   usePageTitle('Home');
@@ -16,7 +17,7 @@ export function HomeScreen() {
 
   async function logOut() {
     await auth.signOut();
-    queryClient.removeQueries({ queryKey: ['invite-codes'] });
+    queryClient.removeQueries({ queryKey: inviteCodesKeys.all });
     await navigate({ to: '/' });
   }
 
