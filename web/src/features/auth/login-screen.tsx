@@ -1,4 +1,5 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Alert, LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -6,9 +7,8 @@ import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
 import { useAuth } from '../../lib/auth';
-import { checkEmail } from './validation';
-
-type Resend = 'idle' | 'sending' | 'sent' | 'failed';
+import { useFormSubmit } from '../../lib/use-form-submit';
+import { checkLogin } from './validation';
 
 // The client library loads on first use, keeping the first screen's download small: focusing the
 // form starts loading it (and the API this screen uses).
@@ -22,66 +22,37 @@ export function LoginScreen() {
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [invalid, setInvalid] = useState<'email' | 'password' | null>(null);
-  const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
-  const [resend, setResend] = useState<Resend>('idle');
-  const emailRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    setError(null);
-    setUnverifiedEmail(null);
-    setResend('idle');
-    const problem = checkEmail(email);
-    if (problem) {
-      setInvalid('email');
-      setError(problem.message);
-      emailRef.current?.focus();
-      return;
-    }
-    if (!password) {
-      setInvalid('password');
-      setError('Please enter your password.');
-      passwordRef.current?.focus();
-      return;
-    }
-    setInvalid(null);
-    setBusy(true);
-    try {
-      const result = await auth.signIn(email, password);
-      if (result === 'unverified') {
-        setUnverifiedEmail(email.trim());
-        setBusy(false);
-        return;
-      }
-      await navigate({ to: '/home' });
-    } catch (err) {
-      // Being told the password is wrong when it was the attempt limit would send people to
-      // reset a password that works.
-      const limited = (err as { status?: unknown } | null)?.status === 429;
-      setError(
-        limited
-          ? 'Too many sign-in attempts. Please wait a minute and try again.'
-          : 'Invalid email or password. Please try again.',
-      );
-      setBusy(false);
-    }
-  }
-
-  async function onResend() {
-    if (!unverifiedEmail) return;
-    setResend('sending');
-    try {
+  const refs = {
+    email: useRef<HTMLInputElement>(null),
+    password: useRef<HTMLInputElement>(null),
+  };
+  const resend = useMutation({
+    mutationFn: async (address: string) => {
       const { requestVerification } = await import('./api');
-      await requestVerification(unverifiedEmail);
-      setResend('sent');
-    } catch {
-      setResend('failed');
-    }
+      await requestVerification(address);
+    },
+  });
+  const form = useFormSubmit({
+    onStart: () => resend.reset(),
+    check: () => checkLogin({ email, password }),
+    fields: refs,
+    submit: async () => {
+      const result = await auth.signIn(email, password);
+      if (result === 'unverified') return { unverifiedEmail: email.trim() };
+      await navigate({ to: '/home' });
+      return { unverifiedEmail: null };
+    },
+    // Being told the password is wrong when it was the attempt limit would send people to
+    // reset a password that works.
+    failure: (err) =>
+      (err as { status?: unknown } | null)?.status === 429
+        ? 'Too many sign-in attempts. Please wait a minute and try again.'
+        : 'Invalid email or password. Please try again.',
+  });
+  const unverifiedEmail = form.result?.unverifiedEmail ?? null;
+
+  function onResend() {
+    if (unverifiedEmail) resend.mutate(unverifiedEmail);
   }
 
   return (
@@ -91,9 +62,9 @@ export function LoginScreen() {
         <p className="text-slate-700 dark:text-slate-300">Sign in to your account.</p>
       </div>
       <Card>
-        <form noValidate onSubmit={onSubmit} onFocus={preloadApi} aria-label="Sign in">
+        <form noValidate onSubmit={form.onSubmit} onFocus={preloadApi} aria-label="Sign in">
           <LiveMessage tone="error" alertClassName="mb-4">
-            {error}
+            {form.error}
           </LiveMessage>
           <div role="status">
             {unverifiedEmail ? (
@@ -108,22 +79,22 @@ export function LoginScreen() {
                   variant="secondary"
                   className="mt-3 min-w-56"
                   onClick={onResend}
-                  disabled={resend === 'sending'}
+                  disabled={resend.isPending}
                 >
-                  {resend === 'sending' ? 'Sending...' : 'Resend Verification Email'}
+                  {resend.isPending ? 'Sending...' : 'Resend Verification Email'}
                 </Button>
               </Alert>
             ) : null}
           </div>
           <div role="status">
-            {resend === 'sent' ? (
+            {resend.isSuccess ? (
               <Alert tone="success" className="mb-4">
                 Verification email sent! Check your inbox.
               </Alert>
             ) : null}
           </div>
           <div role="alert">
-            {resend === 'failed' ? (
+            {resend.isError ? (
               <Alert tone="error" className="mb-4">
                 Failed to resend verification email. Please try again.
               </Alert>
@@ -131,25 +102,25 @@ export function LoginScreen() {
           </div>
           <div className="flex flex-col gap-4">
             <Field
-              ref={emailRef}
+              ref={refs.email}
               label="Email"
               name="email"
               type="email"
               autoComplete="email"
               required
               value={email}
-              aria-invalid={invalid === 'email' || undefined}
+              aria-invalid={form.invalid === 'email' || undefined}
               onChange={(e) => setEmail(e.target.value)}
             />
             <Field
-              ref={passwordRef}
+              ref={refs.password}
               label="Password"
               name="password"
               type="password"
               autoComplete="current-password"
               required
               value={password}
-              aria-invalid={invalid === 'password' || undefined}
+              aria-invalid={form.invalid === 'password' || undefined}
               onChange={(e) => setPassword(e.target.value)}
             />
             <div className="flex justify-end">
@@ -157,8 +128,8 @@ export function LoginScreen() {
                 Forgot password?
               </Link>
             </div>
-            <Button type="submit" className="w-full" disabled={busy}>
-              {busy ? 'Signing in...' : 'Sign In'}
+            <Button type="submit" className="w-full" disabled={form.busy}>
+              {form.busy ? 'Signing in...' : 'Sign In'}
             </Button>
           </div>
         </form>
