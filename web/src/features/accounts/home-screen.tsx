@@ -5,7 +5,7 @@ import { Card } from '../../components/ui/card';
 import { NavButton } from '../../components/ui/nav-button';
 import { ScreenHeading, ScreenShell, usePageTitle } from '../../components/ui/screen';
 import { useAuth, useCurrentUser } from '../../lib/auth';
-import { UpdateBanner } from '../changelog/update-banner';
+import { UpdateBannerSection } from '../changelog/update-banner-section';
 import { inviteCodesKeys } from '../invites/api';
 
 export function HomeScreen() {
@@ -23,7 +23,7 @@ export function HomeScreen() {
 
   return (
     <ScreenShell>
-      <UpdateBanner />
+      <UpdateBannerSection />
       <Card className="flex flex-col gap-5">
         <div className="flex flex-col gap-2">
           <ScreenHeading>Welcome!</ScreenHeading>
