@@ -3,11 +3,11 @@ import { Link } from '@tanstack/react-router';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { Field } from '../../components/ui/field';
 import { NavButton } from '../../components/ui/nav-button';
 import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
 import { useFormSubmit } from '../../lib/use-form-submit';
 import { requestPasswordReset } from './api';
+import { EmailField } from './email-field';
 import { checkEmail } from './validation';
 
 export function ForgotPasswordScreen() {
@@ -50,15 +50,10 @@ export function ForgotPasswordScreen() {
             {form.error}
           </LiveMessage>
           <div className="flex flex-col gap-4">
-            <Field
+            <EmailField
               ref={emailRef}
-              label="Email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              required
               value={email}
-              aria-invalid={form.invalid === 'email' || undefined}
+              invalid={form.invalid === 'email'}
               onChange={(e) => setEmail(e.target.value)}
             />
             <Button type="submit" className="w-full" disabled={form.busy}>

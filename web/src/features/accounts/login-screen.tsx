@@ -8,6 +8,7 @@ import { Field } from '../../components/ui/field';
 import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
 import { useAuth } from '../../lib/auth';
 import { useFormSubmit } from '../../lib/use-form-submit';
+import { EmailField } from './email-field';
 import { checkLogin } from './validation';
 
 // The client library loads on first use, keeping the first screen's download small: focusing the
@@ -101,15 +102,10 @@ export function LoginScreen() {
             ) : null}
           </div>
           <div className="flex flex-col gap-4">
-            <Field
+            <EmailField
               ref={refs.email}
-              label="Email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              required
               value={email}
-              aria-invalid={form.invalid === 'email' || undefined}
+              invalid={form.invalid === 'email'}
               onChange={(e) => setEmail(e.target.value)}
             />
             <Field

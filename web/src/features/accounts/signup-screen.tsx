@@ -9,6 +9,7 @@ import { appName } from '../../lib/app-config';
 import { useCountdown } from '../../lib/use-countdown';
 import { useFormSubmit } from '../../lib/use-form-submit';
 import { signUp, signUpErrorMessage } from './api';
+import { EmailField } from './email-field';
 import { NewPasswordFields } from './new-password-fields';
 import { RedirectCard } from './redirect-card';
 import { checkSignUp } from './validation';
@@ -82,15 +83,10 @@ export function SignUpScreen({ code }: { code?: string }) {
             {form.error}
           </LiveMessage>
           <div className="flex flex-col gap-4">
-            <Field
+            <EmailField
               ref={refs.email}
-              label="Email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              required
               value={values.email}
-              aria-invalid={form.invalid === 'email' || undefined}
+              invalid={form.invalid === 'email'}
               onChange={set('email')}
             />
             <Field
