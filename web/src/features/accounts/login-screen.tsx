@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react';
-import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Alert, LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -27,14 +26,9 @@ export function LoginScreen() {
     email: useRef<HTMLInputElement>(null),
     password: useRef<HTMLInputElement>(null),
   };
-  const resend = useMutation({
-    mutationFn: async (address: string) => {
-      const { requestVerification } = await import('./api');
-      await requestVerification(address);
-    },
-  });
+  const [resend, setResend] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
   const form = useFormSubmit({
-    onStart: () => resend.reset(),
+    onStart: () => setResend('idle'),
     check: () => checkLogin({ email, password }),
     fields: refs,
     submit: async () => {
@@ -52,8 +46,16 @@ export function LoginScreen() {
   });
   const unverifiedEmail = form.result?.unverifiedEmail ?? null;
 
-  function onResend() {
-    if (unverifiedEmail) resend.mutate(unverifiedEmail);
+  async function onResend() {
+    if (!unverifiedEmail) return;
+    setResend('sending');
+    try {
+      const { requestVerification } = await import('./api');
+      await requestVerification(unverifiedEmail);
+      setResend('sent');
+    } catch {
+      setResend('failed');
+    }
   }
 
   return (
@@ -80,22 +82,22 @@ export function LoginScreen() {
                   variant="secondary"
                   className="mt-3 min-w-56"
                   onClick={onResend}
-                  disabled={resend.isPending}
+                  disabled={resend === 'sending'}
                 >
-                  {resend.isPending ? 'Sending...' : 'Resend Verification Email'}
+                  {resend === 'sending' ? 'Sending...' : 'Resend Verification Email'}
                 </Button>
               </Alert>
             ) : null}
           </div>
           <div role="status">
-            {resend.isSuccess ? (
+            {resend === 'sent' ? (
               <Alert tone="success" className="mb-4">
                 Verification email sent! Check your inbox.
               </Alert>
             ) : null}
           </div>
           <div role="alert">
-            {resend.isError ? (
+            {resend === 'failed' ? (
               <Alert tone="error" className="mb-4">
                 Failed to resend verification email. Please try again.
               </Alert>
