@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Auth } from './lib/auth';
+import { createAuth, type Auth } from './lib/auth';
 import { AUTH_STORAGE_KEY } from './lib/session';
 import {
   authRefreshOk,
@@ -142,6 +142,7 @@ describe('generic failure view', () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     fakeServer({});
     const broken: Auth = {
+      ...createAuth(),
       ready: () => Promise.reject(new Error('Storage is unavailable')),
       user: () => null,
       isAuthenticated: () => false,

@@ -1,8 +1,6 @@
 import PocketBase, { ClientResponseError, LocalAuthStore } from 'pocketbase';
 import { AUTH_STORAGE_KEY } from './session';
 
-export type { UserRecord } from './session';
-
 /** The one SDK client of the app. Same origin: the server hosts the app and the API. */
 export const pb = new PocketBase('/', new LocalAuthStore(AUTH_STORAGE_KEY));
 // The product's requests are never auto-cancelled (two screens may ask for the same thing).

@@ -1,7 +1,7 @@
 /**
  * Reads the session the SDK's LocalAuthStore persisted, without loading the SDK. Route guards use
  * it, so the first screen of a visitor does not have to download the client library. All writes
- * (sign-in, refresh, clear) go through the SDK (`lib/pb.ts`), which owns this storage entry.
+ * (sign-in, refresh, sign-out) go through the session's owner (`lib/auth.ts`) and the SDK.
  */
 
 /** The SDK's LocalAuthStore default key. */

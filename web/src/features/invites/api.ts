@@ -8,7 +8,11 @@ export interface InviteCode {
   created?: string;
 }
 
-export const inviteCodesKey = (userId: string) => ['invite-codes', userId] as const;
+/** Query keys: every user's invite codes (what Log Out removes), and one user's. */
+export const inviteCodesKeys = {
+  all: ['invite-codes'] as const,
+  of: (userId: string) => [...inviteCodesKeys.all, userId] as const,
+};
 
 export async function fetchInviteCodes(): Promise<InviteCode[]> {
   const body = await pb.send<{ codes?: InviteCode[] }>('/api/invite-codes', {});
@@ -16,7 +20,7 @@ export async function fetchInviteCodes(): Promise<InviteCode[]> {
 }
 
 export const inviteCodesQueryOptions = (userId: string) =>
-  queryOptions({ queryKey: inviteCodesKey(userId), queryFn: fetchInviteCodes });
+  queryOptions({ queryKey: inviteCodesKeys.of(userId), queryFn: fetchInviteCodes });
 
 /** The user's unused invite codes. Errors are only logged: the screen shows nothing for them. */
 export function useInviteCodes(userId: string) {
@@ -43,6 +47,6 @@ export function useGenerateInviteCodes(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: generateInviteCodes,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: inviteCodesKey(userId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: inviteCodesKeys.of(userId) }),
   });
 }

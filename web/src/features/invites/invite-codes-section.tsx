@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import type { UserRecord } from '../../lib/pb';
+import type { UserRecord } from '../../lib/session';
 import { generateErrorMessage, useGenerateInviteCodes, useInviteCodes } from './api';
 import { CopyInviteButton } from './copy-invite-button';
 

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { HomeScreen } from '../../features/account/home-screen';
+import { HomeScreen } from '../../features/accounts/home-screen';
 import { changelogQueryOptions } from '../../features/changelog/api';
 
 export const Route = createFileRoute('/_auth/home')({

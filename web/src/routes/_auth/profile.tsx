@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ProfileScreen } from '../../features/account/profile-screen';
+import { ProfileScreen } from '../../features/accounts/profile-screen';
 
 export const Route = createFileRoute('/_auth/profile')({
   // Start loading the invite codes with the screen (also on hover of a link to it).

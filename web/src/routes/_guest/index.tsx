@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { LoginScreen } from '../../features/auth/login-screen';
+import { LoginScreen } from '../../features/accounts/login-screen';
 
 export const Route = createFileRoute('/_guest/')({
   component: LoginScreen,

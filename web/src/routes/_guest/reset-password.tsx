@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ResetPasswordScreen } from '../../features/auth/reset-password-screen';
+import { ResetPasswordScreen } from '../../features/accounts/reset-password-screen';
 import { stringParam } from '../../lib/search';
 
 export const Route = createFileRoute('/_guest/reset-password')({

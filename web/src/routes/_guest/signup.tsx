@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { SignUpScreen } from '../../features/auth/signup-screen';
+import { SignUpScreen } from '../../features/accounts/signup-screen';
 import { stringParam } from '../../lib/search';
 
 export const Route = createFileRoute('/_guest/signup')({

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { VerifyEmailScreen } from '../../features/auth/verify-email-screen';
+import { VerifyEmailScreen } from '../../features/accounts/verify-email-screen';
 import { stringParam } from '../../lib/search';
 
 export const Route = createFileRoute('/_guest/verify-email')({

@@ -1,20 +1,23 @@
 /** Client-side checks, in the order the spec gives them, with its exact messages. */
+import { isEmail } from '../../lib/email-rule';
+import type { FieldProblem } from '../../lib/use-form-submit';
 
 export const MIN_PASSWORD_LENGTH = 8;
-
-export interface FieldProblem<F extends string> {
-  field: F;
-  message: string;
-}
-
-// The WHATWG definition of a valid e-mail address (what <input type="email"> accepts).
-const EMAIL =
-  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 
 export function checkEmail(email: string): FieldProblem<'email'> | null {
   const value = email.trim();
   if (!value) return { field: 'email', message: 'Please enter your email address.' };
-  if (!EMAIL.test(value)) return { field: 'email', message: 'Please enter a valid email address.' };
+  if (!isEmail(value)) return { field: 'email', message: 'Please enter a valid email address.' };
+  return null;
+}
+
+export function checkLogin(input: {
+  email: string;
+  password: string;
+}): FieldProblem<'email' | 'password'> | null {
+  const email = checkEmail(input.email);
+  if (email) return email;
+  if (!input.password) return { field: 'password', message: 'Please enter your password.' };
   return null;
 }
 

@@ -4,7 +4,7 @@ import { NavButton } from '../../components/ui/nav-button';
 import { readLastViewedVersion, storeLastViewedVersion, useChangelog } from './api';
 
 /** "New Update": shown while the latest release differs from the last one the user viewed. */
-export function UpdateBanner() {
+export function UpdateBannerSection() {
   const changelog = useChangelog();
   const [lastViewed, setLastViewed] = useState(readLastViewedVersion);
   const latest = changelog.data?.[0];

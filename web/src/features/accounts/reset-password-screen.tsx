@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -6,6 +6,7 @@ import { Card } from '../../components/ui/card';
 import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
 import { errorMessage } from '../../lib/pb';
 import { useCountdown } from '../../lib/use-countdown';
+import { useFormSubmit } from '../../lib/use-form-submit';
 import { confirmPasswordReset } from './api';
 import { NewPasswordFields } from './new-password-fields';
 import { RedirectCard } from './redirect-card';
@@ -18,42 +19,21 @@ export function ResetPasswordScreen({ token }: { token: string }) {
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [passwordConfirm, setPasswordConfirm] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [invalid, setInvalid] = useState<'password' | 'passwordConfirm' | null>(null);
-  const [done, setDone] = useState(false);
   const refs = {
     password: useRef<HTMLInputElement>(null),
     passwordConfirm: useRef<HTMLInputElement>(null),
   };
+  const form = useFormSubmit({
+    check: () => checkNewPassword({ password, passwordConfirm }),
+    fields: refs,
+    submit: () => confirmPasswordReset(token, password, passwordConfirm),
+    failure: (err) =>
+      errorMessage(err) ?? 'Failed to reset password. The link may be invalid or expired.',
+  });
   const goToLogin = () => void navigate({ to: '/' });
-  const secondsLeft = useCountdown(RESET_REDIRECT_SECONDS, done, goToLogin);
+  const secondsLeft = useCountdown(RESET_REDIRECT_SECONDS, form.done, goToLogin);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    const problem = checkNewPassword({ password, passwordConfirm });
-    if (problem) {
-      setInvalid(problem.field);
-      setError(problem.message);
-      refs[problem.field].current?.focus();
-      return;
-    }
-    setInvalid(null);
-    setError(null);
-    setBusy(true);
-    try {
-      await confirmPasswordReset(token, password, passwordConfirm);
-      setDone(true);
-    } catch (err) {
-      setError(
-        errorMessage(err) ?? 'Failed to reset password. The link may be invalid or expired.',
-      );
-      setBusy(false);
-    }
-  }
-
-  if (done) {
+  if (form.done) {
     return (
       <RedirectCard
         title="Password reset successfully!"
@@ -75,9 +55,9 @@ export function ResetPasswordScreen({ token }: { token: string }) {
         </p>
       </div>
       <Card>
-        <form noValidate onSubmit={onSubmit} aria-label="Set a new password">
+        <form noValidate onSubmit={form.onSubmit} aria-label="Set a new password">
           <LiveMessage tone="error" alertClassName="mb-4">
-            {error}
+            {form.error}
           </LiveMessage>
           <div className="flex flex-col gap-4">
             <NewPasswordFields
@@ -86,11 +66,11 @@ export function ResetPasswordScreen({ token }: { token: string }) {
               passwordConfirm={passwordConfirm}
               onPasswordChange={(e) => setPassword(e.target.value)}
               onPasswordConfirmChange={(e) => setPasswordConfirm(e.target.value)}
-              invalid={invalid}
+              invalid={form.invalid}
               refs={refs}
             />
-            <Button type="submit" className="w-full" disabled={busy}>
-              {busy ? 'Resetting...' : 'Reset Password'}
+            <Button type="submit" className="w-full" disabled={form.busy}>
+              {form.busy ? 'Resetting...' : 'Reset Password'}
             </Button>
           </div>
         </form>

@@ -1,17 +1,7 @@
 import { ClientResponseError } from 'pocketbase';
-import { fieldError, errorMessage, pb, type UserRecord } from '../../lib/pb';
+import { fieldError, errorMessage, pb } from '../../lib/pb';
 
 const users = () => pb.collection('users');
-
-/** Signs in. An unverified account gets no session: it is cleared and `unverified` is returned. */
-export async function signIn(email: string, password: string): Promise<'ok' | 'unverified'> {
-  const { record } = await users().authWithPassword<UserRecord>(email.trim(), password);
-  if (!record.verified) {
-    pb.authStore.clear();
-    return 'unverified';
-  }
-  return 'ok';
-}
 
 export async function requestVerification(email: string): Promise<void> {
   await users().requestVerification(email.trim());
@@ -67,4 +57,17 @@ export async function confirmVerification(token: string): Promise<void> {
     throw new ClientResponseError({ status: 400, response: {} });
   }
   await users().confirmVerification(token);
+}
+
+/** Deletes the account. The caller then ends the session (the SDK may already have). */
+export async function deleteAccount(userId: string): Promise<void> {
+  await users().delete(userId);
+}
+
+/** "2026-08-14 07:16:55.123Z" (the server's UTC format) → "August 14, 2026". */
+export function formatCreated(created: string | undefined): string {
+  if (!created) return 'Unknown';
+  const date = new Date(created.trim().replace(' ', 'T'));
+  if (Number.isNaN(date.getTime())) return created;
+  return date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
 }

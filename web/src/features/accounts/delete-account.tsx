@@ -3,12 +3,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { Alert, LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { errorMessage, type UserRecord } from '../../lib/pb';
+import { useAuth } from '../../lib/auth';
+import { errorMessage } from '../../lib/pb';
+import type { UserRecord } from '../../lib/session';
 import { deleteAccount } from './api';
 
 type Step = 'idle' | 'confirming' | 'deleting';
 
 export function DeleteAccount({ user }: { user: UserRecord | null }) {
+  const auth = useAuth();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [step, setStep] = useState<Step>('idle');
@@ -23,6 +26,7 @@ export function DeleteAccount({ user }: { user: UserRecord | null }) {
     setStep('deleting');
     try {
       await deleteAccount(user.id);
+      await auth.signOut();
     } catch (err) {
       setError(errorMessage(err) ?? 'Failed to delete account. Please try again.');
       setStep('confirming');

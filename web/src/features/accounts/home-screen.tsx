@@ -4,25 +4,26 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { NavButton } from '../../components/ui/nav-button';
 import { ScreenHeading, ScreenShell, usePageTitle } from '../../components/ui/screen';
-import { useCurrentUser } from '../../lib/use-current-user';
-import { pb } from '../../lib/pb';
-import { UpdateBanner } from '../changelog/update-banner';
+import { useAuth, useCurrentUser } from '../../lib/auth';
+import { UpdateBannerSection } from '../changelog/update-banner-section';
+import { inviteCodesKeys } from '../invites/api';
 
 export function HomeScreen() {
   usePageTitle('Home');
+  const auth = useAuth();
   const user = useCurrentUser();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
 
   async function logOut() {
-    pb.authStore.clear();
-    queryClient.removeQueries({ queryKey: ['invite-codes'] });
+    await auth.signOut();
+    queryClient.removeQueries({ queryKey: inviteCodesKeys.all });
     await navigate({ to: '/' });
   }
 
   return (
     <ScreenShell>
-      <UpdateBanner />
+      <UpdateBannerSection />
       <Card className="flex flex-col gap-5">
         <div className="flex flex-col gap-2">
           <ScreenHeading>Welcome!</ScreenHeading>

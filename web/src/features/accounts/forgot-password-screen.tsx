@@ -1,48 +1,28 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { Field } from '../../components/ui/field';
 import { NavButton } from '../../components/ui/nav-button';
 import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
+import { useFormSubmit } from '../../lib/use-form-submit';
 import { requestPasswordReset } from './api';
+import { EmailField } from './email-field';
 import { checkEmail } from './validation';
 
 export function ForgotPasswordScreen() {
   usePageTitle('Forgot password');
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [invalid, setInvalid] = useState(false);
-  const [sent, setSent] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
+  const form = useFormSubmit({
+    check: () => checkEmail(email),
+    fields: { email: emailRef },
+    submit: () => requestPasswordReset(email),
+    failure: () =>
+      'Failed to send password reset email. Please check your email address and try again.',
+  });
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    const problem = checkEmail(email);
-    if (problem) {
-      setInvalid(true);
-      setError(problem.message);
-      emailRef.current?.focus();
-      return;
-    }
-    setInvalid(false);
-    setError(null);
-    setBusy(true);
-    try {
-      await requestPasswordReset(email);
-      setSent(true);
-    } catch {
-      setError(
-        'Failed to send password reset email. Please check your email address and try again.',
-      );
-      setBusy(false);
-    }
-  }
-
-  if (sent) {
+  if (form.done) {
     return (
       <ScreenShell>
         <Card className="flex flex-col gap-4">
@@ -65,24 +45,19 @@ export function ForgotPasswordScreen() {
         </p>
       </div>
       <Card>
-        <form noValidate onSubmit={onSubmit} aria-label="Request a password reset">
+        <form noValidate onSubmit={form.onSubmit} aria-label="Request a password reset">
           <LiveMessage tone="error" alertClassName="mb-4">
-            {error}
+            {form.error}
           </LiveMessage>
           <div className="flex flex-col gap-4">
-            <Field
+            <EmailField
               ref={emailRef}
-              label="Email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              required
               value={email}
-              aria-invalid={invalid || undefined}
+              invalid={form.invalid === 'email'}
               onChange={(e) => setEmail(e.target.value)}
             />
-            <Button type="submit" className="w-full" disabled={busy}>
-              {busy ? 'Sending...' : 'Send Reset Link'}
+            <Button type="submit" className="w-full" disabled={form.busy}>
+              {form.busy ? 'Sending...' : 'Send Reset Link'}
             </Button>
           </div>
         </form>

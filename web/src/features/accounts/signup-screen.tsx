@@ -1,4 +1,4 @@
-import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useRef, useState, type ChangeEvent } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Alert, LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -7,7 +7,9 @@ import { Field } from '../../components/ui/field';
 import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
 import { appName } from '../../lib/app-config';
 import { useCountdown } from '../../lib/use-countdown';
+import { useFormSubmit } from '../../lib/use-form-submit';
 import { signUp, signUpErrorMessage } from './api';
+import { EmailField } from './email-field';
 import { NewPasswordFields } from './new-password-fields';
 import { RedirectCard } from './redirect-card';
 import { checkSignUp } from './validation';
@@ -25,46 +27,26 @@ export function SignUpScreen({ code }: { code?: string }) {
     password: '',
     passwordConfirm: '',
   });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [invalid, setInvalid] = useState<FieldName | null>(null);
-  const [created, setCreated] = useState(false);
   const refs = {
     email: useRef<HTMLInputElement>(null),
     inviteCode: useRef<HTMLInputElement>(null),
     password: useRef<HTMLInputElement>(null),
     passwordConfirm: useRef<HTMLInputElement>(null),
   };
+  const form = useFormSubmit({
+    check: () => checkSignUp(values),
+    fields: refs,
+    submit: () => signUp(values),
+    failure: signUpErrorMessage,
+  });
 
   const goToLogin = () => void navigate({ to: '/' });
-  const secondsLeft = useCountdown(SIGNUP_REDIRECT_SECONDS, created, goToLogin);
+  const secondsLeft = useCountdown(SIGNUP_REDIRECT_SECONDS, form.done, goToLogin);
 
   const set = (field: FieldName) => (e: ChangeEvent<HTMLInputElement>) =>
     setValues((v) => ({ ...v, [field]: e.target.value }));
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    const problem = checkSignUp(values);
-    if (problem) {
-      setInvalid(problem.field);
-      setError(problem.message);
-      refs[problem.field].current?.focus();
-      return;
-    }
-    setInvalid(null);
-    setError(null);
-    setBusy(true);
-    try {
-      await signUp(values);
-      setCreated(true);
-    } catch (err) {
-      setError(signUpErrorMessage(err));
-      setBusy(false);
-    }
-  }
-
-  if (created) {
+  if (form.done) {
     return (
       <RedirectCard
         title="Account created successfully"
@@ -96,20 +78,15 @@ export function SignUpScreen({ code }: { code?: string }) {
         </Alert>
       ) : null}
       <Card>
-        <form noValidate onSubmit={onSubmit} aria-label="Sign up">
+        <form noValidate onSubmit={form.onSubmit} aria-label="Sign up">
           <LiveMessage tone="error" alertClassName="mb-4">
-            {error}
+            {form.error}
           </LiveMessage>
           <div className="flex flex-col gap-4">
-            <Field
+            <EmailField
               ref={refs.email}
-              label="Email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              required
               value={values.email}
-              aria-invalid={invalid === 'email' || undefined}
+              invalid={form.invalid === 'email'}
               onChange={set('email')}
             />
             <Field
@@ -122,7 +99,7 @@ export function SignUpScreen({ code }: { code?: string }) {
               spellCheck={false}
               required
               value={values.inviteCode}
-              aria-invalid={invalid === 'inviteCode' || undefined}
+              aria-invalid={form.invalid === 'inviteCode' || undefined}
               onChange={set('inviteCode')}
               className="font-mono"
             />
@@ -132,11 +109,11 @@ export function SignUpScreen({ code }: { code?: string }) {
               passwordConfirm={values.passwordConfirm}
               onPasswordChange={set('password')}
               onPasswordConfirmChange={set('passwordConfirm')}
-              invalid={invalid}
+              invalid={form.invalid}
               refs={refs}
             />
-            <Button type="submit" className="w-full" disabled={busy}>
-              {busy ? 'Creating account...' : 'Sign Up'}
+            <Button type="submit" className="w-full" disabled={form.busy}>
+              {form.busy ? 'Creating account...' : 'Sign Up'}
             </Button>
           </div>
         </form>

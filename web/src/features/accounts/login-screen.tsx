@@ -1,74 +1,50 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Alert, LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
-import { checkEmail } from './validation';
+import { useAuth } from '../../lib/auth';
+import { useFormSubmit } from '../../lib/use-form-submit';
+import { EmailField } from './email-field';
+import { checkLogin } from './validation';
 
-type Resend = 'idle' | 'sending' | 'sent' | 'failed';
-
+// The client library loads on first use, keeping the first screen's download small: focusing the
+// form starts loading it (and the API this screen uses).
 function preloadApi() {
   import('./api').catch(() => undefined);
 }
 
 export function LoginScreen() {
   usePageTitle('Sign in');
+  const auth = useAuth();
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [invalid, setInvalid] = useState<'email' | 'password' | null>(null);
-  const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
-  const [resend, setResend] = useState<Resend>('idle');
-  const emailRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    setError(null);
-    setUnverifiedEmail(null);
-    setResend('idle');
-    const problem = checkEmail(email);
-    if (problem) {
-      setInvalid('email');
-      setError(problem.message);
-      emailRef.current?.focus();
-      return;
-    }
-    if (!password) {
-      setInvalid('password');
-      setError('Please enter your password.');
-      passwordRef.current?.focus();
-      return;
-    }
-    setInvalid(null);
-    setBusy(true);
-    try {
-      // The client library loads on first use, keeping the first screen's download small.
-      const { signIn } = await import('./api');
-      const result = await signIn(email, password);
-      if (result === 'unverified') {
-        setUnverifiedEmail(email.trim());
-        setBusy(false);
-        return;
-      }
+  const refs = {
+    email: useRef<HTMLInputElement>(null),
+    password: useRef<HTMLInputElement>(null),
+  };
+  const [resend, setResend] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
+  const form = useFormSubmit({
+    onStart: () => setResend('idle'),
+    check: () => checkLogin({ email, password }),
+    fields: refs,
+    submit: async () => {
+      const result = await auth.signIn(email, password);
+      if (result === 'unverified') return { unverifiedEmail: email.trim() };
       await navigate({ to: '/home' });
-    } catch (err) {
-      // Being told the password is wrong when it was the attempt limit would send people to
-      // reset a password that works.
-      const limited = (err as { status?: unknown } | null)?.status === 429;
-      setError(
-        limited
-          ? 'Too many sign-in attempts. Please wait a minute and try again.'
-          : 'Invalid email or password. Please try again.',
-      );
-      setBusy(false);
-    }
-  }
+      return { unverifiedEmail: null };
+    },
+    // Being told the password is wrong when it was the attempt limit would send people to
+    // reset a password that works.
+    failure: (err) =>
+      (err as { status?: unknown } | null)?.status === 429
+        ? 'Too many sign-in attempts. Please wait a minute and try again.'
+        : 'Invalid email or password. Please try again.',
+  });
+  const unverifiedEmail = form.result?.unverifiedEmail ?? null;
 
   async function onResend() {
     if (!unverifiedEmail) return;
@@ -89,9 +65,9 @@ export function LoginScreen() {
         <p className="text-slate-700 dark:text-slate-300">Sign in to your account.</p>
       </div>
       <Card>
-        <form noValidate onSubmit={onSubmit} onFocus={preloadApi} aria-label="Sign in">
+        <form noValidate onSubmit={form.onSubmit} onFocus={preloadApi} aria-label="Sign in">
           <LiveMessage tone="error" alertClassName="mb-4">
-            {error}
+            {form.error}
           </LiveMessage>
           <div role="status">
             {unverifiedEmail ? (
@@ -128,26 +104,21 @@ export function LoginScreen() {
             ) : null}
           </div>
           <div className="flex flex-col gap-4">
-            <Field
-              ref={emailRef}
-              label="Email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              required
+            <EmailField
+              ref={refs.email}
               value={email}
-              aria-invalid={invalid === 'email' || undefined}
+              invalid={form.invalid === 'email'}
               onChange={(e) => setEmail(e.target.value)}
             />
             <Field
-              ref={passwordRef}
+              ref={refs.password}
               label="Password"
               name="password"
               type="password"
               autoComplete="current-password"
               required
               value={password}
-              aria-invalid={invalid === 'password' || undefined}
+              aria-invalid={form.invalid === 'password' || undefined}
               onChange={(e) => setPassword(e.target.value)}
             />
             <div className="flex justify-end">
@@ -155,8 +126,8 @@ export function LoginScreen() {
                 Forgot password?
               </Link>
             </div>
-            <Button type="submit" className="w-full" disabled={busy}>
-              {busy ? 'Signing in...' : 'Sign In'}
+            <Button type="submit" className="w-full" disabled={form.busy}>
+              {form.busy ? 'Signing in...' : 'Sign In'}
             </Button>
           </div>
         </form>
