@@ -24,7 +24,7 @@ import {
 } from './support/ui';
 
 /**
- * Every screen and state of the spec, one at a time: its texts, an axe scan (light and dark,
+ * Every screen and state of docs/product.md, one at a time: its texts, an axe scan (light and dark,
  * laptop and 360 px) with no serious or critical violation, no sideways scrolling at 360 px, and
  * its page title. People are set up through the API; each screen is then used through the UI.
  */

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, type Route } from '@playwright/test';
 
-/** Steps a person takes, in the spec's words. */
+/** Steps a person takes, in the product's words (docs/product.md). */
 
 export function loginHeading(page: Page) {
   return page.getByRole('heading', { name: 'Welcome back' });

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { DATE_RE, ID_RE, RECORD_KEYS } from './contract.js';
 import { jwtHeader, jwtPayload, type ApiResponse, type Json } from './http.js';
 
-/** A user record as the contract shapes it; `withEmail` false means the `email` key is absent. */
+/** A user record as docs/api.md shapes it; `withEmail` false means the `email` key is absent. */
 export function expectRecord(record: Json, expected: Json = {}, withEmail = true): void {
   const keys = withEmail ? RECORD_KEYS : RECORD_KEYS.filter((k) => k !== 'email');
   expect(Object.keys(record).sort()).toEqual(keys);

@@ -65,7 +65,7 @@ export async function runScenario(t: TestServer, row: Scenario): Promise<ApiResp
   return res;
 }
 
-/** The envelope rules that hold for every error (contract §0). */
+/** The envelope rules that hold for every error (docs/api.md, Conventions). */
 export function expectErrorShape(res: ApiResponse): void {
   const b: Json = res.body;
   expect(res.headers['content-type'] ?? '').toMatch(/application\/json/);

@@ -4,7 +4,7 @@ import type { ComponentProps } from 'react';
 
 type To = '/' | '/home' | '/profile' | '/whats-new';
 
-/** A button that navigates (the spec names these as buttons) and preloads its screen on intent. */
+/** A button that navigates (docs/product.md names these as buttons) and preloads its screen on intent. */
 export function NavButton({
   to,
   onClick,

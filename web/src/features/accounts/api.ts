@@ -29,7 +29,7 @@ export async function signUp(input: {
   }
 }
 
-/** The sign-up error, in the spec's priority: email, password, invite code, message, default. */
+/** The sign-up error, in the priority docs/product.md gives: email, password, invite code, message, default. */
 export function signUpErrorMessage(err: unknown): string {
   const email = fieldError(err, 'email');
   if (email) return `Email: ${email}`;

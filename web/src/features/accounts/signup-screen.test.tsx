@@ -64,7 +64,7 @@ describe('Sign-up (/signup)', () => {
     expect(await screen.findByLabelText('Invite Code')).toHaveValue('00123456789012345678');
   });
 
-  describe('client validation, in the spec order', () => {
+  describe('client validation, in the order docs/product.md gives', () => {
     it('Invite code is required', async () => {
       const server = fakeServer({});
       const { user } = renderApp('/signup');

@@ -1,4 +1,4 @@
-/** Client-side checks, in the order the spec gives them, with its exact messages. */
+/** Client-side checks, in the order docs/product.md gives them, with its exact messages. */
 import { isEmail } from '../../lib/email-rule';
 import type { FieldProblem } from '../../lib/use-form-submit';
 

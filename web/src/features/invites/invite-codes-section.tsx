@@ -83,7 +83,7 @@ export function InviteCodesSection({ user }: { user: UserRecord }) {
           ))}
         </ul>
       ) : null}
-      {/* The spec gives the initial user both buttons; each generates 5 codes. */}
+      {/* docs/product.md gives the initial user both buttons; each generates 5 codes. */}
       {isInitialUser ? <div>{generateButton('Generate Codes')}</div> : null}
     </Card>
   );
