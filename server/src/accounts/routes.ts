@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext, Client } from '../core/context.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
+import { clientNetwork } from '../core/rate-limit.js';
 import { userRecord } from '../core/users.js';
 import { authUser, requireUser } from '../http/auth.js';
 import { readBody } from '../http/body.js';
@@ -13,6 +14,7 @@ import { confirmVerification } from './verification.js';
 
 const client = (request: FastifyRequest): Client => ({
   ip: request.ip,
+  network: clientNetwork(request.ip),
   userAgent: request.headers['user-agent'] ?? '',
 });
 
