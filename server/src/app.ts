@@ -1,8 +1,9 @@
 import Fastify, { LogController, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { accountRoutes } from './accounts/routes.js';
+import type { TrustProxy } from './config.js';
 import type { AppContext } from './core/context.js';
-import type { Limit } from './core/rate-limit.js';
+import { clientNetwork, type Limit } from './core/rate-limit.js';
 import { envelope, HttpError, LOADING_FAILED, replyWithError } from './http/envelope.js';
 import type { WebApp } from './http/web-app.js';
 import { inviteRoutes } from './invites/routes.js';
@@ -28,7 +29,7 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
     loggerInstance: log,
     // One line per request, written by the onResponse hook below (with secrets redacted).
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: proxyTrust(ctx.config.trustProxy),
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
@@ -64,7 +65,7 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
     if (!isApi(request)) return done();
     reply.header('cache-control', 'no-store');
     if (!ctx.limiter.enabled) return done();
-    ctx.limiter.check(API_LIMIT, request.ip).then(() => done(), done);
+    ctx.limiter.check(API_LIMIT, clientNetwork(request.ip)).then(() => done(), done);
   });
 
   if (log.isLevelEnabled('info')) {
@@ -100,8 +101,35 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
   return app;
 }
 
+/**
+ * Whether the /api rules (limit, no-store, JSON 404) apply: decided by the route Fastify matched,
+ * which it finds after decoding the path (`/%61pi/health` is /api/health), and for requests that
+ * match no route by the decoded path, so no spelling of a path escapes them.
+ */
 function isApi(request: FastifyRequest): boolean {
-  return (
-    request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?')
-  );
+  const path = request.routeOptions.url ?? decodedPath(request.url);
+  return path === '/api' || path.startsWith('/api/');
+}
+
+function decodedPath(url: string): string {
+  const end = url.search(/[?#]/);
+  let path = end === -1 ? url : url.slice(0, end);
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // A malformed escape: judge the path as written.
+  }
+  // `//api/x` and `/API/x` are not routes of ours, but they are no less API-shaped.
+  return path.replace(/\/{2,}/g, '/').toLowerCase();
+}
+
+/**
+ * Fastify's own hop count trusts nothing (it cannot check the peer), so a count becomes the
+ * function "the first `hops` addresses, counted from the socket, are proxies".
+ */
+function proxyTrust(
+  trust: TrustProxy,
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
 }

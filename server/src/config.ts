@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -72,6 +73,49 @@ const secret = (name: string) =>
       return value;
     });
 
+/**
+ * Which proxies to believe in X-Forwarded-For: a hop count (`1` = the one proxy in front) or a
+ * comma list of proxy addresses/CIDRs. Never "every hop": with that, a client's own leftmost entry
+ * becomes its address (docs/decisions/0011-client-addresses-behind-proxies.md).
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): TrustProxy => {
+    const v = value?.trim().toLowerCase() ?? '';
+    if (['', 'off', 'false', 'no', '0'].includes(v)) return false;
+    if (['on', 'true', 'yes'].includes(v)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          `TRUST_PROXY=${value} would trust every X-Forwarded-For entry, so clients could choose ` +
+          'their own address. Write the number of proxies in front of the server (TRUST_PROXY=1 ' +
+          'for one reverse proxy) or their addresses (TRUST_PROXY=10.0.0.5,10.0.1.0/24)',
+      });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v);
+      if (hops <= 10) return hops;
+    } else {
+      const list = v.split(',').map((entry) => entry.trim());
+      if (list.every(isProxyAddress)) return list;
+    }
+    ctx.addIssue({
+      code: 'custom',
+      message: `TRUST_PROXY must be off, a number of proxies from 1 to 10, or a comma list of proxy addresses/CIDRs, got "${value}"`,
+    });
+    return z.NEVER;
+  });
+
+function isProxyAddress(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
 const envSchema = z.object({
   PORT: int('PORT', 8090, 0, 65535),
   HOST: z.string().optional(),
@@ -84,7 +128,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().optional(),
   INVITES_PER_USER: int('INVITES_PER_USER', 5, 0, 1000),
   RATE_LIMITS: flag('RATE_LIMITS', true),
-  TRUST_PROXY: flag('TRUST_PROXY', false),
+  TRUST_PROXY: trustProxy,
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
@@ -97,6 +141,9 @@ const envSchema = z.object({
   SESSION_MAX_DAYS: int('SESSION_MAX_DAYS', 30, 1, 3650),
   AUDIT_RETENTION_DAYS: int('AUDIT_RETENTION_DAYS', 90, 1, 3650),
 });
+
+/** false: use the socket's address; a hop count; or the proxies' addresses/CIDRs. */
+export type TrustProxy = false | number | string[];
 
 export interface Config {
   port: number;
@@ -111,7 +158,7 @@ export interface Config {
   mailFrom: string;
   invitesPerUser: number;
   rateLimits: boolean;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   logLevel: string;
   /** Overrides the token secrets kept in the database (all instances must then share it). */
   tokenSecret: string | undefined;

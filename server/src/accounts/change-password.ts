@@ -12,9 +12,9 @@ import type { User } from '../db/schema.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { newSecret } from '../tools/random.js';
 import { nowString } from '../tools/time.js';
-import { ACCOUNT_LIMITS } from './limits.js';
 import { securityNotice } from './mails.js';
 import { hashPassword, signUpPasswordError, verifyPassword } from './passwords.js';
+import { countFailure } from './sign-in.js';
 
 const UPDATE_FAILED = 'Failed to update record.';
 
@@ -67,9 +67,10 @@ export async function updateOwnRecord(
   else if (input.passwordConfirm !== input.password) errors.passwordConfirm = fieldError.mismatch();
   if (input.oldPassword === '') errors.oldPassword = invalidOldPassword();
   else {
-    // A guess at the current password counts like a sign-in attempt on this account.
-    await ctx.limiter.check(ACCOUNT_LIMITS.signInPerEmail, user.email);
-    if (!(await verifyPassword(user.password_hash, input.oldPassword))) {
+    // A guess at the current password counts like a failed sign-in on this account.
+    const takeBack = await countFailure(ctx, user.email, client);
+    if (await verifyPassword(user.password_hash, input.oldPassword)) await takeBack();
+    else {
       errors.oldPassword = invalidOldPassword();
       await recordEvent(ctx.db, {
         type: 'password_changed',

@@ -26,7 +26,7 @@ export async function confirmPasswordReset(
   input: { token: string; password: string; passwordConfirm: string },
   client: Client,
 ): Promise<void> {
-  await ctx.limiter.check(ACCOUNT_LIMITS.confirm, client.ip);
+  await ctx.limiter.check(ACCOUNT_LIMITS.confirm, client.network);
   const token = input.token.trim();
   const errors: FieldErrors = {};
   let user: User | undefined;

@@ -32,7 +32,7 @@ export async function requestAccountMail(
   email: string,
   client: Client,
 ): Promise<void> {
-  await ctx.limiter.check(ACCOUNT_LIMITS.requestMail, client.ip);
+  await ctx.limiter.check(ACCOUNT_LIMITS.requestMail, client.network);
   const errors: FieldErrors = {};
   if (email.trim() === '') errors.email = fieldError.required();
   else if (!isEmail(email)) errors.email = fieldError.isEmail();

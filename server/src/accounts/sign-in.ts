@@ -16,22 +16,35 @@ import { verifyAgainstDummy, verifyPassword } from './passwords.js';
 /**
  * Password sign-in. Unknown email and wrong password are the same failure, with the same cost:
  * an unknown email still runs one verification against a dummy hash.
+ *
+ * Limits: every attempt counts per client network; failures count per (email, network) and per
+ * email. Each failure counter is counted before the password check (so parallel guesses cannot
+ * all slip under it) and taken back when the password is right. Only a well-formed email is a
+ * counter subject; anything else fails without touching them.
  */
 export async function signInWithPassword(
   ctx: AppContext,
   input: { identity: string; password: string },
   client: Client,
 ): Promise<User> {
-  await ctx.limiter.check(ACCOUNT_LIMITS.signIn, client.ip);
+  await ctx.limiter.check(ACCOUNT_LIMITS.signIn, client.network);
   const errors: FieldErrors = {};
   if (input.identity.trim() === '') errors.identity = fieldError.required();
   if (input.password === '') errors.password = fieldError.required();
   assertNoFieldErrors(errors, VALIDATION_FAILED);
-  await ctx.limiter.check(ACCOUNT_LIMITS.signInPerEmail, normalizeEmail(input.identity));
 
-  const user = isEmail(input.identity) ? await findUserByEmail(ctx, input.identity) : undefined;
+  if (!isEmail(input.identity)) {
+    await verifyAgainstDummy(input.password);
+    throw new ValidationError('Failed to authenticate.');
+  }
+  const email = normalizeEmail(input.identity);
+  const takeBack = await countFailure(ctx, email, client);
+  const user = await findUserByEmail(ctx, input.identity);
   if (!user) await verifyAgainstDummy(input.password);
-  else if (await verifyPassword(user.password_hash, input.password)) return user;
+  else if (await verifyPassword(user.password_hash, input.password)) {
+    await takeBack();
+    return user;
+  }
   await recordEvent(ctx.db, {
     type: 'sign_in',
     userId: user?.id ?? null,
@@ -40,4 +53,25 @@ export async function signInWithPassword(
     detail: { method: 'password', reason: user ? 'wrong_password' : 'unknown_email' },
   });
   throw new ValidationError('Failed to authenticate.');
+}
+
+/**
+ * Counts a failed password in advance on both failure limits (so parallel guesses cannot all slip
+ * under them); the result takes both back when the password turns out right. Also used when a
+ * signed-in member's current password is asked for again.
+ */
+export async function countFailure(ctx: AppContext, email: string, client: Client) {
+  const { signInFailuresPerEmailAndNetwork: local, signInFailuresPerEmail: wide } = ACCOUNT_LIMITS;
+  const takeBackLocal = await ctx.limiter.attempt(local, `${email} ${client.network}`);
+  let takeBackWide: () => Promise<void>;
+  try {
+    takeBackWide = await ctx.limiter.attempt(wide, email);
+  } catch (error) {
+    await takeBackLocal(); // refused by the ceiling: not a failure of this network's
+    throw error;
+  }
+  return async () => {
+    await takeBackLocal();
+    await takeBackWide();
+  };
 }

@@ -37,7 +37,7 @@ const takenEmail = () => new ValidationError(CREATE_FAILED, { email: fieldError.
  * transaction, so two sign-ups racing for one code have exactly one winner.
  */
 export async function signUp(ctx: AppContext, input: SignUpInput, client: Client): Promise<User> {
-  await ctx.limiter.check(ACCOUNT_LIMITS.signUp, client.ip);
+  await ctx.limiter.check(ACCOUNT_LIMITS.signUp, client.network);
 
   // 1. Passwords present and equal; a client may not declare itself verified.
   const stage1: FieldErrors = {};

@@ -15,7 +15,7 @@ export async function confirmVerification(
   input: { token: string },
   client: Client,
 ): Promise<void> {
-  await ctx.limiter.check(ACCOUNT_LIMITS.confirm, client.ip);
+  await ctx.limiter.check(ACCOUNT_LIMITS.confirm, client.network);
   const token = input.token.trim();
   if (token === '') throw new ValidationError(VALIDATION_FAILED, { token: fieldError.required() });
   if (!Tokens.isJwt(token)) {

@@ -22,5 +22,7 @@ export interface AppContext {
 /** Who is asking: the client's address (after TRUST_PROXY) and browser. */
 export interface Client {
   ip: string;
+  /** What per-address limits count: the IPv4 address, or the IPv6 /64 (`clientNetwork`). */
+  network: string;
   userAgent: string;
 }

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { isIPv4, isIPv6 } from 'node:net';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { TooManyRequestsError } from './errors.js';
@@ -10,8 +12,10 @@ import { TooManyRequestsError } from './errors.js';
  * share them. A request may count against several limits at once (the /api-wide one, its
  * endpoint's, and per account), which is why this is a small limiter of our own rather than a
  * per-route plugin (docs/decisions/0004-rate-limits.md).
+ *
+ * Counter keys are the limit's name and a fixed-size digest of the subject, so no input can make
+ * a key (or the memory behind it) large.
  */
-
 export interface WindowCounts {
   current: number;
   previous: number;
@@ -20,8 +24,13 @@ export interface WindowCounts {
 export interface CounterStore {
   /** Adds one hit to window `window` of `key`; returns its count and window `window - 1`'s. */
   hit(key: string, window: number, windowMs: number): Promise<WindowCounts | undefined>;
+  /** Takes back one hit made in window `window` of `key` (nothing when there is none). */
+  unhit(key: string, window: number): Promise<void>;
   close(): Promise<void>;
 }
+
+/** At most this many keys in memory; past it the oldest are dropped (docs/decisions/0012). */
+export const MEMORY_MAX_KEYS = 100_000;
 
 export class MemoryCounterStore implements CounterStore {
   private readonly counters = new Map<
@@ -30,14 +39,28 @@ export class MemoryCounterStore implements CounterStore {
   >();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor() {
+  constructor(private readonly maxKeys = MEMORY_MAX_KEYS) {
     this.sweeper = setInterval(() => this.sweep(), 60_000);
     this.sweeper.unref();
+  }
+
+  /** How many keys are held now. */
+  get size(): number {
+    return this.counters.size;
+  }
+
+  keys(): string[] {
+    return [...this.counters.keys()];
   }
 
   async hit(key: string, window: number, windowMs: number): Promise<WindowCounts> {
     let entry = this.counters.get(key);
     if (!entry) {
+      // Full: drop the oldest key (a Map iterates in insertion order).
+      if (this.counters.size >= this.maxKeys) {
+        const oldest = this.counters.keys().next();
+        if (!oldest.done) this.counters.delete(oldest.value);
+      }
       entry = { window, count: 0, previous: 0, expires: 0 };
       this.counters.set(key, entry);
     } else if (entry.window !== window) {
@@ -48,6 +71,13 @@ export class MemoryCounterStore implements CounterStore {
     entry.count += 1;
     entry.expires = (window + 2) * windowMs;
     return { current: entry.count, previous: entry.previous };
+  }
+
+  async unhit(key: string, window: number): Promise<void> {
+    const entry = this.counters.get(key);
+    if (!entry) return;
+    if (entry.window === window) entry.count = Math.max(0, entry.count - 1);
+    else if (entry.window === window + 1) entry.previous = Math.max(0, entry.previous - 1);
   }
 
   private sweep(): void {
@@ -66,34 +96,103 @@ if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local previous = redis.call('GET', KEYS[2])
 return {count, tonumber(previous) or 0}`;
 
+const UNHIT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
+/** While Redis answers errors over a live connection, try it again this often. */
+const REDIS_RETRY_MS = 5_000;
+
+/**
+ * Counters in Redis, shared by instances. While Redis is away they are kept in memory (per
+ * instance, so each instance enforces the limits on what it sees) and Redis is used again as soon
+ * as it is back. The log gets one line when Redis goes away and one when it is back, never one per
+ * request.
+ */
 export class RedisCounterStore implements CounterStore {
   private readonly redis: Redis;
+  private state: 'connecting' | 'up' | 'down' = 'connecting';
+  private retryAt = 0;
+  private closing = false;
 
   constructor(
     url: string,
     private readonly log: Logger,
     private readonly prefix = 'gatehouse:rl:',
+    readonly fallback = new MemoryCounterStore(),
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
-    this.redis.on('error', (err) => this.log.warn({ err: err.message }, 'redis error'));
+    // The offline queue only holds the hits made while the first connection is being set up;
+    // once Redis has gone away, hits skip it and go to memory (see `useRedis`).
+    this.redis = new Redis(url, { maxRetriesPerRequest: 1 });
+    this.redis.on('ready', () => this.markUp());
+    this.redis.on('error', (err: Error) => this.markDown(err.message));
+    this.redis.on('close', () => this.markDown('connection closed'));
   }
 
-  async hit(key: string, window: number, windowMs: number): Promise<WindowCounts | undefined> {
-    try {
-      const keys = [`${this.prefix}${key}:${window}`, `${this.prefix}${key}:${window - 1}`];
-      const [current, previous] = (await this.redis.eval(HIT, 2, ...keys, windowMs * 2)) as [
-        number,
-        number,
-      ];
-      return { current: Number(current), previous: Number(previous) };
-    } catch (error) {
-      // Fail open: an unreachable Redis must not take the whole API down with it.
-      this.log.warn({ err: (error as Error).message }, 'rate-limit store unavailable; allowing');
-      return undefined;
+  /** 'up', 'down', or 'connecting' before the first connection. */
+  get status(): string {
+    return this.state;
+  }
+
+  private markUp(): void {
+    if (this.state === 'down') this.log.info('rate-limit store: Redis is back; counting in Redis');
+    this.state = 'up';
+  }
+
+  private markDown(reason: string): void {
+    this.retryAt = Date.now() + REDIS_RETRY_MS;
+    if (this.closing || this.state === 'down') return;
+    this.state = 'down';
+    this.log.warn(
+      { err: reason },
+      'rate-limit store: Redis unavailable; counting in memory (per instance) until it is back',
+    );
+  }
+
+  private useRedis(): boolean {
+    if (this.state !== 'down') return true;
+    // Connected but answering errors: try again now and then (a reconnect ends "down" by itself).
+    return this.redis.status === 'ready' && Date.now() >= this.retryAt;
+  }
+
+  private keys(key: string, window: number): [string, string] {
+    return [`${this.prefix}${key}:${window}`, `${this.prefix}${key}:${window - 1}`];
+  }
+
+  async hit(key: string, window: number, windowMs: number): Promise<WindowCounts> {
+    if (this.useRedis()) {
+      try {
+        const [current, previous] = (await this.redis.eval(
+          HIT,
+          2,
+          ...this.keys(key, window),
+          windowMs * 2,
+        )) as [number, number];
+        this.markUp();
+        return { current: Number(current), previous: Number(previous) };
+      } catch (error) {
+        this.markDown((error as Error).message);
+      }
     }
+    return this.fallback.hit(key, window, windowMs);
+  }
+
+  async unhit(key: string, window: number): Promise<void> {
+    if (this.useRedis()) {
+      try {
+        await this.redis.eval(UNHIT, 1, this.keys(key, window)[0]);
+        return;
+      } catch (error) {
+        this.markDown((error as Error).message);
+      }
+    }
+    await this.fallback.unhit(key, window);
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    await this.fallback.close();
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }
@@ -114,6 +213,12 @@ export interface Limit {
   windowMs: number;
 }
 
+/** The counter key of `subject` under `limit`: its name and a 22-character digest. */
+export function counterKey(limit: Limit, subject: string): string {
+  const digest = createHash('sha256').update(subject).digest('base64url').slice(0, 22);
+  return `${limit.name}:${digest}`;
+}
+
 export class RateLimiter {
   constructor(private readonly store: CounterStore | undefined) {}
 
@@ -124,15 +229,71 @@ export class RateLimiter {
 
   /** Counts one hit for `subject` (an IP, a user id, an email) and throws 429 over the limit. */
   async check(limit: Limit, subject: string): Promise<void> {
-    if (!this.store) return;
+    await this.attempt(limit, subject, { refusedCounts: true });
+  }
+
+  /**
+   * Counts one hit for `subject` and throws 429 over the limit, not counting the refused hit
+   * (unless `refusedCounts`). Returns a function that takes the hit back: counting first and
+   * taking back what turns out not to count (a successful sign-in) keeps concurrent requests
+   * from all slipping under the limit at once.
+   */
+  async attempt(
+    limit: Limit,
+    subject: string,
+    options: { refusedCounts?: boolean } = {},
+  ): Promise<() => Promise<void>> {
+    const store = this.store;
+    if (!store) return async () => {};
     const now = Date.now();
     const window = Math.floor(now / limit.windowMs);
-    const counts = await this.store.hit(`${limit.name}:${subject}`, window, limit.windowMs);
-    if (!counts) return;
-    if (slidingCount(counts, now, limit.windowMs) > limit.max) throw new TooManyRequestsError();
+    const key = counterKey(limit, subject);
+    const counts = await store.hit(key, window, limit.windowMs);
+    const takeBack = () => store.unhit(key, window);
+    if (counts && slidingCount(counts, now, limit.windowMs) > limit.max) {
+      if (!options.refusedCounts) await takeBack();
+      throw new TooManyRequestsError();
+    }
+    return takeBack;
   }
 
   async close(): Promise<void> {
     await this.store?.close();
   }
+}
+
+/**
+ * The subject a client's address is counted as: an IPv4 address as it is (also when written as
+ * IPv4-mapped IPv6, `::ffff:a.b.c.d`), an IPv6 address by its /64, the block one subscriber gets,
+ * so that one client cannot get a fresh budget from each of its many addresses.
+ */
+export function clientNetwork(ip: string): string {
+  if (isIPv4(ip)) return ip;
+  const address = ip.split('%')[0] ?? ip;
+  if (!isIPv6(address)) return ip;
+  const groups = ipv6Groups(address);
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    const [hi = 0, lo = 0] = groups.slice(6);
+    return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff].join('.');
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted IPv4 tail split). */
+function ipv6Groups(address: string): number[] {
+  let text = address;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a = 0, b = 0, c = 0, d = 0] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const part = (s: string) => (s === '' ? [] : s.split(':'));
+  const before = part(head);
+  const after = tail === undefined ? [] : part(tail);
+  const zeros = Array<string>(8 - before.length - after.length).fill('0');
+  return [...before, ...zeros, ...after].map((g) => parseInt(g, 16));
 }

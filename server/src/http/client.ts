@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Client } from '../core/context.js';
+import { clientNetwork } from '../core/rate-limit.js';
 
 /** The longest user agent kept (it is free text from the client). */
 const USER_AGENT_MAX = 512;
@@ -8,6 +9,7 @@ const USER_AGENT_MAX = 512;
 export function clientOf(request: FastifyRequest): Client {
   return {
     ip: request.ip,
+    network: clientNetwork(request.ip),
     userAgent: (request.headers['user-agent'] ?? '').slice(0, USER_AGENT_MAX),
   };
 }

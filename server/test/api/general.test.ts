@@ -206,6 +206,26 @@ const rows: Scenario[] = [
     error: { message: MSG.needsAuth },
   },
   {
+    name: 'a percent-encoded /api path is the API: auth-refresh at /%61pi/… answers no-store',
+    before: async (t) => ({ token: (await t.initialUser()).token }),
+    method: 'POST',
+    path: PATHS.refresh.replace('/api/', '/%61pi/'),
+    headers: (v) => ({ Authorization: v.token! }),
+    status: 200,
+    after: async (_t, _v, res) => {
+      expect(res.body.token).toEqual(expect.any(String));
+      expect(res.headers['cache-control']).toBe('no-store');
+    },
+  },
+  ...['/API/health', '//api/health', '/%61pi/nope'].map((path): Scenario => ({
+    name: `${path} is no route but API-shaped: 404 envelope, no-store`,
+    method: 'GET',
+    path,
+    status: 404,
+    error: notFound,
+    after: async (_t, _v, res) => expect(res.headers['cache-control']).toBe('no-store'),
+  })),
+  {
     name: 'garbage Authorization does not break a public endpoint (health)',
     method: 'GET',
     path: PATHS.health,

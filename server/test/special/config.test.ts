@@ -39,7 +39,7 @@ describe('configuration from the environment', () => {
       MAIL_FROM: 'Door <d@example.com>',
       INVITES_PER_USER: '3',
       RATE_LIMITS: 'off',
-      TRUST_PROXY: 'on',
+      TRUST_PROXY: '1',
     });
     expect(c).toMatchObject({
       port: 0,
@@ -53,7 +53,7 @@ describe('configuration from the environment', () => {
       mailFrom: 'Door <d@example.com>',
       invitesPerUser: 3,
       rateLimits: false,
-      trustProxy: true,
+      trustProxy: 1,
     });
   });
 
@@ -63,6 +63,12 @@ describe('configuration from the environment', () => {
     ['PORT', '-1'],
     ['RATE_LIMITS', 'maybe'],
     ['TRUST_PROXY', 'sometimes'],
+    ['TRUST_PROXY', '11'],
+    ['TRUST_PROXY', '-1'],
+    ['TRUST_PROXY', '1.5'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', '10.0.0.1,proxy.example.com'],
+    ['TRUST_PROXY', '10.0.0.0/8/8'],
     ['SMTP_URL', 'http://mail.example.com'],
     ['SMTP_URL', 'not a url'],
     ['DATABASE_URL', 'mysql://db/gh'],
@@ -73,5 +79,24 @@ describe('configuration from the environment', () => {
   ])('%s=%s is refused with a message naming the variable', (name, value) => {
     const err = errorOf({ [name]: value });
     expect(err.message).toContain(name);
+  });
+
+  it.each(['on', 'true', 'yes', 'ON'])(
+    'TRUST_PROXY=%s (every hop) is refused at start, saying what to write instead',
+    (value) => {
+      const err = errorOf({ TRUST_PROXY: value });
+      expect(err.message).toContain(`TRUST_PROXY=${value}`);
+      expect(err.message).toContain('TRUST_PROXY=1');
+      expect(err.message).toMatch(/addresses/);
+    },
+  );
+
+  it('TRUST_PROXY takes a hop count or a comma list of proxy addresses/CIDRs', () => {
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(
+      loadConfig({ TRUST_PROXY: '10.0.0.5, 10.0.1.0/24,::1,2001:DB8::/32' }).trustProxy,
+    ).toEqual(['10.0.0.5', '10.0.1.0/24', '::1', '2001:db8::/32']);
   });
 });

@@ -1,8 +1,15 @@
 import { randomInt } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MSG, PATHS } from '../support/contract.js';
 import type { ApiResponse } from '../support/http.js';
-import { DATABASES, startTestServer, uniqueEmail, type TestServer } from '../support/server.js';
+import { RedisProcess } from '../support/redis.js';
+import {
+  DATABASES,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+  type User,
+} from '../support/server.js';
 
 const TOO_MANY = { data: {}, message: MSG[429], status: 429 };
 
@@ -37,10 +44,20 @@ const badLogin = (t: TestServer, from: string, identity = uniqueEmail('rl')) =>
     body: { identity, password: 'Wrong-password-123' },
   });
 
-describe.each(DATABASES)('abuse limits (RATE_LIMITS=on, TRUST_PROXY=on) on %s', (db) => {
+const goodLogin = (t: TestServer, from: string, user: User) =>
+  t.request('POST', PATHS.login, {
+    headers: { 'X-Forwarded-For': from },
+    body: { identity: user.email, password: user.password },
+  });
+
+/** A random documentation-range IPv6 /64 prefix (four groups), unique per test. */
+const ipv6Prefix = () =>
+  `2001:db8:${randomInt(0, 0xffff).toString(16)}:${randomInt(0, 0xffff).toString(16)}`;
+
+describe.each(DATABASES)('abuse limits (RATE_LIMITS=on, TRUST_PROXY=1) on %s', (db) => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer({ db, env: { RATE_LIMITS: 'on', TRUST_PROXY: 'on' } });
+    t = await startTestServer({ db, env: { RATE_LIMITS: 'on', TRUST_PROXY: '1' } });
   });
   afterAll(() => t?.close());
 
@@ -55,14 +72,38 @@ describe.each(DATABASES)('abuse limits (RATE_LIMITS=on, TRUST_PROXY=on) on %s', 
     expect((await badLogin(t, ip())).status).toBe(400);
   });
 
-  it('auth-with-password: 10 per 15 minutes per account email, across IPs and letter case', async () => {
-    const email = uniqueEmail('target');
-    await awayFromWindowEdge(15 * 60_000);
-    const res = await sequential(11, (i) => badLogin(t, ip(), i % 2 ? email.toUpperCase() : email));
+  it('sign-in failures from one address do not lock the owner out: the right password from another address signs in', async () => {
+    // The initial user: making another user would use up invite generation (tested below).
+    const owner = await t.initialUser();
+    const attacker = ip();
+    await awayFromWindowEdge(60_000);
+    const res = await sequential(10, (i) =>
+      badLogin(t, attacker, i % 2 ? owner.email.toUpperCase() : owner.email),
+    );
+    expect(statuses(res)).toEqual(Array(10).fill(400));
+    expect((await goodLogin(t, ip(), owner)).status).toBe(200);
+    const eleventh = await badLogin(t, attacker, owner.email);
+    expect(eleventh.status).toBe(429);
+    expect(eleventh.body).toEqual(TOO_MANY);
+  });
+
+  it('IPv6 clients count per /64: two addresses of one /64 share the per-IP budget', async () => {
+    const prefix = ipv6Prefix();
+    await awayFromWindowEdge(60_000);
+    const res = await sequential(11, (i) =>
+      badLogin(t, i % 2 ? `${prefix}:0:0:0:a` : `${prefix}::c:d:e`),
+    );
     expect(statuses(res)).toEqual([...Array(10).fill(400), 429]);
     expect(res[10]!.body).toEqual(TOO_MANY);
-    // Another email from a fresh IP still gets an answer.
-    expect((await badLogin(t, ip())).status).toBe(400);
+    // The next /64 has a budget of its own.
+    expect((await badLogin(t, `${ipv6Prefix()}::b`)).status).toBe(400);
+  });
+
+  it('an IPv4-mapped IPv6 address counts as its IPv4 address', async () => {
+    const v4 = ip();
+    await awayFromWindowEdge(60_000);
+    const res = await sequential(11, (i) => badLogin(t, i % 2 ? `::ffff:${v4}` : v4));
+    expect(statuses(res)).toEqual([...Array(10).fill(400), 429]);
   });
 
   it('sign-up: 10 per minute per IP', async () => {
@@ -138,6 +179,101 @@ describe.each(DATABASES)('abuse limits (RATE_LIMITS=on, TRUST_PROXY=on) on %s', 
       (await t.request('GET', PATHS.health, { headers: { 'X-Forwarded-For': ip() } })).status,
     ).toBe(200);
   });
+
+  it('the /api limit counts /api however the path is spelt (/%61pi, /API, //api)', async () => {
+    const from = ip();
+    const get = (path: string) => t.request('GET', path, { headers: { 'X-Forwarded-For': from } });
+    await awayFromWindowEdge(10_000, 3000);
+    const res: ApiResponse[] = [];
+    for (let batch = 0; batch < 6; batch++) {
+      res.push(...(await Promise.all(Array.from({ length: 40 }, () => get('/%61pi/health')))));
+      res.push(...(await Promise.all(Array.from({ length: 5 }, () => get('/API/health')))));
+      res.push(...(await Promise.all(Array.from({ length: 5 }, () => get('//api/health')))));
+    }
+    expect(res.filter((r) => r.status === 200)).toHaveLength(240);
+    expect(res.filter((r) => r.status === 404)).toHaveLength(60);
+    const extra = await get(PATHS.health);
+    expect(extra.status).toBe(429);
+    expect(extra.body).toEqual(TOO_MANY);
+  });
+});
+
+describe('sign-in failures: per email and address, under a wider per-email ceiling (moved clock)', () => {
+  const MIN = 60_000;
+  const WINDOW = 15 * MIN;
+  let t: TestServer;
+  /**
+   * Moves the clock forward to just after the start of the next 15-minute window, where the
+   * windows of every limit start afresh; the server runs in this process, so its clock moves too.
+   * Only `Date` is faked (timers stay real), and the clock only ever moves forward.
+   */
+  const toNextWindow = () => vi.setSystemTime(Math.ceil(Date.now() / WINDOW) * WINDOW + 1000);
+  const later = (ms: number) => vi.setSystemTime(Date.now() + ms);
+
+  beforeAll(async () => {
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    t = await startTestServer({ db: 'sqlite', env: { RATE_LIMITS: 'on', TRUST_PROXY: '1' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    vi.useRealTimers();
+  });
+
+  it("10 failures from address A refuse A for that email for 15 minutes, not the owner's right password from B", async () => {
+    const owner = await t.verifiedUser();
+    const [a, b] = [ip(), ip()];
+    toNextWindow();
+    const res = await sequential(10, (i) =>
+      badLogin(t, a, i % 2 ? owner.email.toUpperCase() : ` ${owner.email}`),
+    );
+    expect(statuses(res)).toEqual(Array(10).fill(400));
+    expect((await goodLogin(t, b, owner)).status).toBe(200);
+    // Past A's per-minute budget: what refuses A now is the failure count for this email.
+    later(2 * MIN);
+    const refused = await badLogin(t, a, owner.email);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual(TOO_MANY);
+    expect((await goodLogin(t, a, owner)).status).toBe(429);
+    // A may still sign in to another account, and the owner still signs in from B.
+    expect((await badLogin(t, a)).status).toBe(400);
+    expect((await goodLogin(t, b, owner)).status).toBe(200);
+    // Two windows later, A's failures are forgotten.
+    later(2 * WINDOW);
+    expect((await goodLogin(t, a, owner)).status).toBe(200);
+  });
+
+  it('only failures count: right passwords in between do not use up the budget', async () => {
+    const owner = await t.verifiedUser();
+    const c = ip();
+    toNextWindow();
+    expect(statuses(await sequential(9, () => badLogin(t, c, owner.email)))).toEqual(
+      Array(9).fill(400),
+    );
+    expect((await goodLogin(t, c, owner)).status).toBe(200);
+    later(2 * MIN);
+    expect((await goodLogin(t, c, owner)).status).toBe(200);
+    expect((await badLogin(t, c, owner.email)).status).toBe(400);
+    expect((await badLogin(t, c, owner.email)).status).toBe(429);
+  });
+
+  it('100 failures for one email from many addresses reach the ceiling: every address is refused', async () => {
+    const owner = await t.verifiedUser();
+    toNextWindow();
+    const addresses = Array.from({ length: 10 }, ip);
+    const res = (
+      await Promise.all(
+        addresses.map((from) => sequential(10, () => badLogin(t, from, owner.email))),
+      )
+    ).flat();
+    expect(statuses(res)).toEqual(Array(100).fill(400));
+    const refused = await badLogin(t, ip(), owner.email);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual(TOO_MANY);
+    // The ceiling is the price of stopping distributed guessing: it holds for the owner too.
+    expect((await goodLogin(t, ip(), owner)).status).toBe(429);
+    // Other accounts are not affected.
+    expect((await badLogin(t, ip())).status).toBe(400);
+  });
 });
 
 describe('abuse limits with TRUST_PROXY off', () => {
@@ -175,7 +311,7 @@ describe('abuse limits shared through Redis (REDIS_URL)', () => {
   let a: TestServer;
   let b: TestServer;
   beforeAll(async () => {
-    const env = { RATE_LIMITS: 'on', TRUST_PROXY: 'on', REDIS_URL };
+    const env = { RATE_LIMITS: 'on', TRUST_PROXY: '1', REDIS_URL };
     a = await startTestServer({ db: 'postgres', env });
     b = await startTestServer({ db: 'postgres', env, shareDatabaseOf: a });
   });
@@ -198,5 +334,39 @@ describe('abuse limits shared through Redis (REDIS_URL)', () => {
     const first = await sequential(6, () => badLogin(a, from));
     const second = await sequential(5, () => badLogin(b, from));
     expect([...statuses(first), ...statuses(second)]).toEqual([...Array(10).fill(400), 429]);
+  });
+});
+
+describe('counter keys have a fixed size, whatever the input (own redis-server)', () => {
+  let redis: RedisProcess;
+  let t: TestServer;
+  beforeAll(async () => {
+    redis = await RedisProcess.start();
+    const env = { RATE_LIMITS: 'on', TRUST_PROXY: '1', REDIS_URL: redis.url };
+    t = await startTestServer({ db: 'sqlite', env });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await redis?.stop();
+  });
+
+  it('a 60 KB sign-in identity does not become a Redis key; emails are stored as digests', async () => {
+    const huge = `${'x'.repeat(60_000)}@example.com`;
+    const from = ip();
+    expect((await badLogin(t, from, huge)).status).toBe(400);
+    expect((await badLogin(t, from, huge.slice(-300))).status).toBe(400);
+    const email = uniqueEmail('digest');
+    expect((await badLogin(t, from, email)).status).toBe(400);
+    const keys = await redis.keys('gatehouse:rl:*');
+    // /api and login for the address, the two failure counters for the well-formed email only.
+    const names = new Set(keys.map((key) => key.split(':')[2]));
+    expect([...names].sort()).toEqual(['api', 'login', 'login-fail', 'login-fail-email']);
+    expect(keys.filter((key) => key.includes(':login-fail-email:'))).toHaveLength(1);
+    for (const key of keys) {
+      expect(key.length).toBeLessThanOrEqual(64);
+      expect(key).not.toContain('xxxx');
+      expect(key).not.toContain(email);
+      expect(key).not.toContain(from);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TooManyRequestsError } from '../../src/core/errors.js';
 import {
+  clientNetwork,
   MemoryCounterStore,
   RateLimiter,
   slidingCount,
@@ -60,8 +61,112 @@ describe('rate limiter', () => {
     const off = new RateLimiter(undefined);
     expect(off.enabled).toBe(false);
     for (let i = 0; i < 10; i++) await off.check(limit, 'x');
-    const silent: CounterStore = { hit: async () => undefined, close: async () => {} };
+    const silent: CounterStore = {
+      hit: async () => undefined,
+      unhit: async () => {},
+      close: async () => {},
+    };
     const failingOpen = new RateLimiter(silent);
     for (let i = 0; i < 10; i++) await failingOpen.check(limit, 'x');
+  });
+});
+
+describe('memory counter store is bounded', () => {
+  it('never holds more keys than its cap, dropping the oldest first', async () => {
+    const store = new MemoryCounterStore(1000);
+    try {
+      let most = 0;
+      for (let i = 0; i < 5000; i++) {
+        await store.hit(`key-${i}`, 1, 60_000);
+        most = Math.max(most, store.size);
+      }
+      expect(most).toBe(1000);
+      const keys = store.keys();
+      expect(keys[0]).toBe('key-4000');
+      expect(keys.at(-1)).toBe('key-4999');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('holds at most 100,000 keys by default', async () => {
+    const store = new MemoryCounterStore();
+    try {
+      for (let i = 0; i < 100_500; i++) await store.hit(String(i), 1, 60_000);
+      expect(store.size).toBe(100_000);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('counter keys are fixed-size digests', () => {
+  it('a 60 KB subject becomes a key of the same size as a short one', async () => {
+    const store = new MemoryCounterStore();
+    const limiter = new RateLimiter(store);
+    try {
+      await limiter.check({ name: 'login-fail', max: 10, windowMs: 60_000 }, 'x'.repeat(60_000));
+      await limiter.check({ name: 'login-fail', max: 10, windowMs: 60_000 }, 'a@example.com');
+      const keys = store.keys();
+      expect(keys).toHaveLength(2);
+      for (const key of keys) expect(key).toMatch(/^login-fail:[\w-]{22}$/);
+    } finally {
+      await limiter.close();
+    }
+  });
+});
+
+describe('attempts that can be taken back', () => {
+  const limit = { name: 'fail', max: 2, windowMs: 60_000 };
+
+  it('a hit taken back does not count; a refused hit does not count either', async () => {
+    const limiter = new RateLimiter(new MemoryCounterStore());
+    try {
+      const takeBack = await limiter.attempt(limit, 's');
+      await takeBack();
+      await limiter.attempt(limit, 's');
+      await limiter.attempt(limit, 's');
+      await expect(limiter.attempt(limit, 's')).rejects.toBeInstanceOf(TooManyRequestsError);
+      await expect(limiter.attempt(limit, 's')).rejects.toBeInstanceOf(TooManyRequestsError);
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  it('concurrent attempts cannot all slip under the limit', async () => {
+    const limiter = new RateLimiter(new MemoryCounterStore());
+    try {
+      const results = await Promise.allSettled(
+        Array.from({ length: 5 }, () => limiter.attempt(limit, 'p')),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+    } finally {
+      await limiter.close();
+    }
+  });
+});
+
+describe('client network: what per-address limits count', () => {
+  it.each([
+    ['203.0.113.7', '203.0.113.7'],
+    ['::ffff:203.0.113.7', '203.0.113.7'],
+    ['::FFFF:203.0.113.7', '203.0.113.7'],
+    ['::ffff:cb00:7107', '203.0.113.7'],
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2::/64'],
+    ['2001:db8:1:2::1', '2001:db8:1:2::/64'],
+    ['2001:0db8:0001:0002:ffff:ffff:ffff:ffff', '2001:db8:1:2::/64'],
+    ['2001:DB8:1:2::ABCD', '2001:db8:1:2::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+    ['64:ff9b::192.0.2.33', '64:ff9b:0:0::/64'],
+    ['not an address', 'not an address'],
+  ])('%s → %s', (ip, network) => {
+    expect(clientNetwork(ip)).toBe(network);
+  });
+
+  it('two addresses of one /64 are one network, of neighbouring /64s two', () => {
+    expect(clientNetwork('2001:db8:a:b::1')).toBe(clientNetwork('2001:db8:a:b:ffff::2'));
+    expect(clientNetwork('2001:db8:a:b::1')).not.toBe(clientNetwork('2001:db8:a:c::1'));
   });
 });
