@@ -84,6 +84,10 @@ export async function startGatehouse(extraEnv = {}) {
       DATA_DIR: dataDir,
       // BENCH_DATABASE_URL=postgres://… (an empty database) measures on PostgreSQL instead.
       DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+      // PostgreSQL needs a signing secret from the environment.
+      ...(process.env.BENCH_DATABASE_URL && !process.env.TOKEN_SECRET
+        ? { TOKEN_SECRET: 'bench-only-token-secret-0123456789abcdef' }
+        : {}),
       REDIS_URL: '',
       SMTP_URL: '',
       RATE_LIMITS: 'off',

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { accountRoutes } from './accounts/routes.js';
 import type { TrustProxy } from './config.js';
 import type { AppContext } from './core/context.js';
+import { UnavailableError } from './core/errors.js';
 import { clientNetwork, type Limit } from './core/rate-limit.js';
 import { envelope, HttpError, LOADING_FAILED, replyWithError } from './http/envelope.js';
 import type { WebApp } from './http/web-app.js';
@@ -32,7 +33,13 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
     trustProxy: proxyTrust(ctx.config.trustProxy),
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // While closing, requests still arriving on open connections get our 503 envelope (below).
+    return503OnClosing: false,
+  });
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
   });
 
   // Any body is read as text and parsed as JSON here, so an empty body (the SDK sends a JSON
@@ -62,6 +69,7 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
   // Callback-style hooks: on every request an async hook's promise costs more than its work.
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(securityHeaders);
+    if (closing) return done(new UnavailableError());
     if (!isApi(request)) return done();
     reply.header('cache-control', 'no-store');
     if (!ctx.limiter.enabled) return done();
@@ -94,6 +102,11 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
   });
 
   app.get('/api/health', async () => ({ code: 200, message: 'API is healthy.', data: {} }));
+  // Readiness for load balancers: touches the database (a second at most), unlike /api/health.
+  app.get('/api/ready', async () => {
+    if (!(await ctx.databaseReady())) throw new UnavailableError();
+    return { code: 200, message: 'API is ready.', data: {} };
+  });
   app.register(accountRoutes(ctx));
   app.register(inviteRoutes(ctx));
   app.register(sessionRoutes(ctx));

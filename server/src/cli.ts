@@ -5,6 +5,8 @@ import SQLite from 'better-sqlite3';
 import { DATABASE_FILE, openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations.js';
 import { bootstrapInviteLink, InitialUserExistsError } from './invites/service.js';
+import { createPrivateFile, ensurePrivateDir, restrictFile } from './tools/private-files.js';
+import { newSecret } from './tools/random.js';
 
 /** The sign-up link for the initial user (reusing the unused bootstrap code, or making one). */
 export async function initialInviteLink(config: Config): Promise<string> {
@@ -29,9 +31,112 @@ export async function backupDatabase(config: Config, target: string): Promise<vo
   if (!fs.existsSync(file)) throw new ConfigError([`no database at ${file}`]);
   const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
   try {
+    // The copy holds everything the database does: only its owner may read it (0600).
+    createPrivateFile(target);
     await sqlite.backup(target);
+    restrictFile(target);
   } finally {
     sqlite.close();
+  }
+}
+
+/** Why a restore did not happen (printed as it is). */
+export class RestoreError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RestoreError';
+  }
+}
+
+/**
+ * Replaces the SQLite database with a backup, with the server stopped:
+ *  1. refuses while any process has the database open (a running server holds a shared lock on
+ *     it, so an exclusive lock with no wait fails);
+ *  2. checks the backup is a sound Gatehouse database (integrity_check, the users table);
+ *  3. keeps the current database as `gatehouse.db.before-restore-<timestamp>`;
+ *  4. copies the backup in (0600) and gives every user a new tokenKey, so every token issued
+ *     before the restore is refused, including those ended between the backup and now.
+ * Returns the path the previous database was kept at (undefined when there was none).
+ */
+export async function restoreDatabase(config: Config, source: string): Promise<string | undefined> {
+  if (config.databaseUrl) {
+    throw new RestoreError(
+      'restore replaces the SQLite database; with DATABASE_URL restore with pg_restore ' +
+        '(docs/operations.md), then set a new TOKEN_SECRET to end every session',
+    );
+  }
+  checkBackup(source);
+  ensurePrivateDir(config.dataDir);
+  const file = path.join(config.dataDir, DATABASE_FILE);
+  let keptAt: string | undefined;
+  if (fs.existsSync(file)) {
+    const current = new SQLite(file, { fileMustExist: true });
+    try {
+      current.pragma('busy_timeout = 0');
+      current.pragma('locking_mode = EXCLUSIVE');
+      try {
+        current.exec('BEGIN EXCLUSIVE');
+        current.exec('COMMIT');
+      } catch {
+        throw new RestoreError(
+          `${file} is in use: stop the server (and any other process using ${config.dataDir}) ` +
+            'before restoring',
+        );
+      }
+      // Everything committed into the main file, so the file alone is the whole database.
+      current.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      current.close();
+    }
+    keptAt = `${file}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    fs.renameSync(file, keptAt);
+    restrictFile(keptAt);
+  }
+  // A WAL left beside the old file must never be replayed into the restored one.
+  for (const suffix of ['-wal', '-shm', '-journal']) fs.rmSync(file + suffix, { force: true });
+
+  const incoming = `${file}.restoring`;
+  fs.rmSync(incoming, { force: true });
+  const backup = new SQLite(source, { readonly: true, fileMustExist: true });
+  try {
+    createPrivateFile(incoming);
+    await backup.backup(incoming);
+  } finally {
+    backup.close();
+  }
+  const restored = new SQLite(incoming);
+  try {
+    const users = restored.prepare<[], { id: string }>('SELECT id FROM users').all();
+    const rotate = restored.prepare('UPDATE users SET token_key = ? WHERE id = ?');
+    restored.transaction(() => {
+      for (const { id } of users) rotate.run(newSecret(), id);
+    })();
+  } finally {
+    restored.close();
+  }
+  for (const suffix of ['-wal', '-shm', '-journal']) fs.rmSync(incoming + suffix, { force: true });
+  restrictFile(incoming);
+  fs.renameSync(incoming, file);
+  return keptAt;
+}
+
+/** Refuses anything but a sound SQLite database with Gatehouse's users table. */
+function checkBackup(source: string): void {
+  if (!fs.existsSync(source)) throw new RestoreError(`no file at ${source}`);
+  let sqlite: SQLite.Database | undefined;
+  try {
+    sqlite = new SQLite(source, { readonly: true, fileMustExist: true });
+    const integrity = sqlite.pragma('integrity_check', { simple: true });
+    if (integrity !== 'ok') throw new RestoreError(`${source} is damaged: ${String(integrity)}`);
+    const users = sqlite
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'users'")
+      .get();
+    if (!users) throw new RestoreError(`${source} is not a Gatehouse database (no users table)`);
+  } catch (error) {
+    if (error instanceof RestoreError) throw error;
+    throw new RestoreError(`${source} is not a SQLite database (${(error as Error).message})`);
+  } finally {
+    sqlite?.close();
   }
 }
 
@@ -41,6 +146,8 @@ Commands:
   initial-invite   Print the sign-up link that creates the initial user (one line on stdout).
                    Fails once the initial user exists.
   backup <file>    Copy the SQLite database to <file>, safely while the server runs.
+  restore <file>   Replace the SQLite database with the backup <file> (server stopped).
+                   Keeps the current one as gatehouse.db.before-restore-<time>; ends every session.
 `;
 
 async function run(args: string[]): Promise<number> {
@@ -53,6 +160,15 @@ async function run(args: string[]): Promise<number> {
   if (command === 'backup' && args[1]) {
     await backupDatabase(loadConfig(process.env), path.resolve(args[1]));
     process.stdout.write(`Backed up to ${path.resolve(args[1])}\n`);
+    return 0;
+  }
+  if (command === 'restore' && args[1]) {
+    const source = path.resolve(args[1]);
+    const keptAt = await restoreDatabase(loadConfig(process.env), source);
+    process.stdout.write(
+      `Restored from ${source}${keptAt ? `; the previous database is at ${keptAt}` : ''}. ` +
+        'Every session has ended: members sign in again.\n',
+    );
     return 0;
   }
   if (command === undefined || command === 'help' || command === '--help') {
@@ -69,7 +185,10 @@ if (isMain) {
   run(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {
-      const known = error instanceof ConfigError || error instanceof InitialUserExistsError;
+      const known =
+        error instanceof ConfigError ||
+        error instanceof InitialUserExistsError ||
+        error instanceof RestoreError;
       process.stderr.write(`${known ? (error as Error).message : String(error)}\n`);
       process.exit(1);
     },

@@ -123,6 +123,7 @@ const envSchema = z.object({
   APP_NAME: z.string().optional(),
   DATA_DIR: z.string().optional(),
   DATABASE_URL: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+  DATABASE_TIMEOUT_MS: int('DATABASE_TIMEOUT_MS', 5000, 100, 600_000),
   REDIS_URL: url('REDIS_URL', ['redis:', 'rediss:']),
   SMTP_URL: url('SMTP_URL', ['smtp:', 'smtps:']),
   MAIL_FROM: z.string().optional(),
@@ -153,6 +154,8 @@ export interface Config {
   appName: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL: limit for connecting, for a statement, for an answer. */
+  databaseTimeoutMs: number;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -160,7 +163,7 @@ export interface Config {
   rateLimits: boolean;
   trustProxy: TrustProxy;
   logLevel: string;
-  /** Overrides the token secrets kept in the database (all instances must then share it). */
+  /** The signing secret instead of DATA_DIR/secret.key; required with DATABASE_URL. */
   tokenSecret: string | undefined;
   mailPollMs: number;
   mailRetryBaseMs: number;
@@ -198,6 +201,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     appName,
     dataDir: path.resolve(e.DATA_DIR?.trim() || './data'),
     databaseUrl: e.DATABASE_URL,
+    databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom,

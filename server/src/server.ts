@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import type { AppContext } from './core/context.js';
 import { MemoryCounterStore, RateLimiter, RedisCounterStore } from './core/rate-limit.js';
-import { loadTokenSecrets, Tokens } from './core/tokens.js';
+import { loadSigningSecret, tokenSecrets, Tokens } from './core/tokens.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations.js';
 import { preparedQueries } from './db/prepared.js';
@@ -28,8 +28,8 @@ export interface RunningServer {
 }
 
 export interface StartOptions {
-  /** false: no logs (tests). Default: pino at config.logLevel to stdout. */
-  logger?: boolean;
+  /** false: no logs (tests); a pino logger: that one. Default: pino at config.logLevel to stdout. */
+  logger?: boolean | Logger;
 }
 
 /** config → database → migrations → services → HTTP → mail worker. */
@@ -37,10 +37,20 @@ export async function startServer(
   config: Config,
   options: StartOptions = {},
 ): Promise<RunningServer> {
-  const log = options.logger === false ? pino({ level: 'silent' }) : createLogger(config.logLevel);
-  const database = openDatabase(config, (err) =>
-    log.warn({ err: err.message }, 'database connection lost; reconnecting on next use'),
-  );
+  const log =
+    typeof options.logger === 'object'
+      ? options.logger
+      : options.logger === false
+        ? pino({ level: 'silent' })
+        : createLogger(config.logLevel);
+  // Before the database: with PostgreSQL and no TOKEN_SECRET this stops the start.
+  const tokens = new Tokens(tokenSecrets(loadSigningSecret(config)));
+  const database = openDatabase(config, {
+    onConnectionError: (err) =>
+      log.warn({ err: err.message }, 'database connection lost; reconnecting on next use'),
+    onRollbackError: (err) =>
+      log.warn({ err }, 'rollback after a failed statement failed too (the first error follows)'),
+  });
   const cleanup: Array<() => Promise<void>> = [() => database.close()];
   const closeAll = async () => {
     for (const step of cleanup.reverse()) await step().catch((err) => log.error({ err }, 'close'));
@@ -49,7 +59,6 @@ export async function startServer(
   try {
     const { db } = database;
     await migrateToLatest(db);
-    const tokens = new Tokens(await loadTokenSecrets(db, config.tokenSecret));
 
     const store = !config.rateLimits
       ? undefined
@@ -71,6 +80,7 @@ export async function startServer(
       config,
       db,
       queries: preparedQueries(database),
+      databaseReady: () => database.ready(),
       tokens,
       limiter,
       log,
@@ -83,6 +93,7 @@ export async function startServer(
     cleanup.push(() => worker.stop());
     cleanup.push(() => app.close());
 
+    database.serveRequests();
     await app.listen({ port: config.port, host: config.host });
     worker.start();
 

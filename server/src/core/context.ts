@@ -12,6 +12,8 @@ export interface AppContext {
   db: Kysely<Database>;
   /** Hot-path reads compiled once (db/prepared.ts). */
   queries: PreparedQueries;
+  /** Readiness: whether the database answers now, within a second (GET /api/ready). */
+  databaseReady(): Promise<boolean>;
   tokens: Tokens;
   limiter: RateLimiter;
   /** Wakes the mail worker after a commit that queued mail. */

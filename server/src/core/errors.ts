@@ -58,6 +58,17 @@ export class TooManyRequestsError extends Error {
   }
 }
 
+/**
+ * The service cannot answer now but may soon: the database is busy or does not answer in time,
+ * or the server is shutting down. `retryAfterSeconds` is a hint for the client.
+ */
+export class UnavailableError extends Error {
+  constructor(public readonly retryAfterSeconds = 5) {
+    super('Service unavailable');
+    this.name = 'UnavailableError';
+  }
+}
+
 /** Throws a ValidationError with `message` when any field has an error. */
 export function assertNoFieldErrors(errors: FieldErrors, message: string): void {
   if (Object.keys(errors).length > 0) throw new ValidationError(message, errors);

@@ -1,13 +1,18 @@
 import { createHmac } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database, User } from '../db/schema.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { type Config, ConfigError } from '../config.js';
+import type { User } from '../db/schema.js';
 import { hasValidSignature, parseJwt, signJwt } from '../tools/jwt.js';
+import { ensurePrivateDir, restrictFile, writePrivateFileOnce } from '../tools/private-files.js';
 import { newSecret } from '../tools/random.js';
 
 /**
  * PocketBase-style tokens: HS256 JWTs signed with the user's own tokenKey plus a per-purpose
  * server secret. Rotating the tokenKey (password reset) or deleting the user kills every
  * outstanding token; a token of one type never verifies as another because the secrets differ.
+ * The server secrets are never in the database, so a copy of it cannot sign tokens
+ * (docs/decisions/0014-signing-secret-outside-the-database.md).
  */
 
 export type TokenType = 'auth' | 'verification' | 'passwordReset' | 'emailChange';
@@ -49,35 +54,46 @@ export type TokenSecrets = Record<TokenType, string>;
 
 const TYPES: TokenType[] = ['auth', 'verification', 'passwordReset', 'emailChange'];
 
+/** The signing-secret file inside DATA_DIR (SQLite without TOKEN_SECRET). */
+export const SECRET_FILE = 'secret.key';
+
+/** How far a token's `exp` may lie beyond its type's lifetime (clocks of several instances). */
+export const MAX_CLOCK_SKEW_SECONDS = 5;
+
 /**
- * The per-purpose secrets: generated once and kept in the settings table, so every instance that
- * shares the database shares them. TOKEN_SECRET, when set, overrides them.
+ * The signing secret: TOKEN_SECRET when set; otherwise, on SQLite, DATA_DIR/secret.key (made at
+ * first start, 0600). Several instances on PostgreSQL must share one, and nothing they share may
+ * hold it (the database is what must not be enough to sign): TOKEN_SECRET is then required.
  */
-export async function loadTokenSecrets(
-  db: Kysely<Database>,
-  override: string | undefined,
-): Promise<TokenSecrets> {
+export function loadSigningSecret(
+  config: Pick<Config, 'dataDir' | 'databaseUrl' | 'tokenSecret'>,
+): string {
+  if (config.tokenSecret) return config.tokenSecret;
+  if (config.databaseUrl) {
+    throw new ConfigError([
+      'TOKEN_SECRET must be set with DATABASE_URL: every instance signs and checks tokens with it, ' +
+        'so give all of them the same value (at least 32 characters, e.g. `openssl rand -base64 48`)',
+    ]);
+  }
+  ensurePrivateDir(config.dataDir);
+  const file = path.join(config.dataDir, SECRET_FILE);
+  // Two servers starting together on one directory: the first one's file wins, both read it.
+  writePrivateFileOnce(file, `${newSecret()}\n`);
+  restrictFile(file);
+  const secret = fs.readFileSync(file, 'utf8').trim();
+  if (secret.length < 32) {
+    throw new ConfigError([`${file} must hold a secret of at least 32 characters`]);
+  }
+  return secret;
+}
+
+/** The per-purpose secrets, derived from the signing secret. */
+export function tokenSecrets(signingSecret: string): TokenSecrets {
   const secrets = {} as TokenSecrets;
   for (const type of TYPES) {
-    if (override) {
-      secrets[type] = createHmac('sha256', override)
-        .update(`gatehouse:${type}`)
-        .digest('base64url');
-      continue;
-    }
-    const key = `token_secret.${type}`;
-    // Insert-if-absent then read back: two instances starting together agree on one secret.
-    await db
-      .insertInto('settings')
-      .values({ key, value: newSecret() })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
-    const row = await db
-      .selectFrom('settings')
-      .select('value')
-      .where('key', '=', key)
-      .executeTakeFirstOrThrow();
-    secrets[type] = row.value;
+    secrets[type] = createHmac('sha256', signingSecret)
+      .update(`gatehouse:${type}`)
+      .digest('base64url');
   }
   return secrets;
 }
@@ -149,13 +165,19 @@ export class Tokens {
     return parseJwt(token) !== undefined;
   }
 
-  /** True when `token` is a live token of `type` for this user (signature, expiry, collection). */
+  /**
+   * True when `token` is a live token of `type` for this user (signature, expiry no later than
+   * the type's lifetime from now, collection).
+   */
   verify(token: string, type: TokenType, user: Pick<User, 'token_key'>): boolean {
     const claims = Tokens.decode(token);
     if (!claims || claims.type !== type || claims.collectionId !== USERS_COLLECTION_ID) {
       return false;
     }
-    if (claims.exp <= Math.floor(Date.now() / 1000)) return false;
+    const now = Math.floor(Date.now() / 1000);
+    if (claims.exp <= now) return false;
+    // We never sign for longer than the type's lifetime: a later `exp` is not one of ours.
+    if (claims.exp > now + TOKEN_LIFETIME_SECONDS[type] + MAX_CLOCK_SKEW_SECONDS) return false;
     // A signature is a pure function of the token's text, the user's key and the secret: once
     // checked it need not be computed again for as long as the user keeps that key.
     if (this.verified.get(token) === user.token_key) return true;

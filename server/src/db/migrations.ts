@@ -110,6 +110,21 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0003_token_secrets_out_of_the_database': {
+    // The signing secret now lives outside the database (DATA_DIR/secret.key or TOKEN_SECRET),
+    // so that a copy of the database cannot sign tokens. Tokens signed with these end once.
+    async up(db: Kysely<unknown>) {
+      await (db as Kysely<Database>)
+        .deleteFrom('settings')
+        .where('key', 'in', [
+          'token_secret.auth',
+          'token_secret.verification',
+          'token_secret.passwordReset',
+          'token_secret.emailChange',
+        ])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = {

@@ -1,9 +1,11 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/connect.js';
 import {
   ForbiddenError,
   NotFoundError,
   TooManyRequestsError,
   UnauthenticatedError,
+  UnavailableError,
   ValidationError,
   type FieldErrors,
 } from '../core/errors.js';
@@ -22,7 +24,11 @@ export const DEFAULT_MESSAGES: Record<number, string> = {
   413: 'Request entity too large.',
   429: 'Too Many Requests.',
   500: 'Something went wrong while processing your request.',
+  503: 'The service is temporarily unavailable. Please try again shortly.',
 };
+
+/** Retry-After (seconds) when SQLite's write lock is held elsewhere: locks are short. */
+const RETRY_AFTER_BUSY = 1;
 
 /** A body that is not JSON, or JSON of the wrong type for a field. */
 export const LOADING_FAILED = 'An error occurred while loading the submitted data.';
@@ -56,6 +62,7 @@ export function envelopeOf(error: unknown): Envelope | undefined {
   if (error instanceof UnauthenticatedError) return envelope(401, error.message);
   if (error instanceof TooManyRequestsError) return envelope(429);
   if (error instanceof HttpError) return envelope(error.status, error.message);
+  if (error instanceof UnavailableError || isDatabaseUnavailable(error)) return envelope(503);
   const status = (error as Partial<FastifyError>).statusCode;
   if (status === 413) return envelope(413);
   // Fastify's own refusals of malformed requests (bad content, bad headers).
@@ -63,7 +70,18 @@ export function envelopeOf(error: unknown): Envelope | undefined {
   return undefined;
 }
 
-/** Answers any error in the envelope; an unexpected one is logged (URL redacted) and is a 500. */
+/** Seconds for Retry-After on a 503. */
+export function retryAfterOf(error: unknown): number {
+  if (error instanceof UnavailableError) return error.retryAfterSeconds;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) return RETRY_AFTER_BUSY;
+  return new UnavailableError().retryAfterSeconds;
+}
+
+/**
+ * Answers any error in the envelope; an unexpected one is logged (URL redacted) and is a 500.
+ * A 503 (database busy or not answering) carries Retry-After and is logged as a warning.
+ */
 export function replyWithError(
   error: unknown,
   request: FastifyRequest,
@@ -71,6 +89,10 @@ export function replyWithError(
   redactUrl: (url: string) => string,
 ): FastifyReply {
   const known = envelopeOf(error);
+  if (known?.status === 503) {
+    request.log.warn({ err: error, url: redactUrl(request.url) }, 'service unavailable');
+    reply.header('retry-after', String(retryAfterOf(error)));
+  }
   if (known) return reply.code(known.status).send(known);
   request.log.error({ err: error, url: redactUrl(request.url) }, 'request failed');
   return reply.code(500).send(envelope(500));

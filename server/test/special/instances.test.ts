@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS, subjects } from '../support/contract.js';
-import { startTestServer, type TestServer, type User } from '../support/server.js';
+import { loadConfig } from '../../src/config.js';
+import { startServer } from '../../src/server.js';
+import { startTestServer, testTokenSecret, type TestServer, type User } from '../support/server.js';
 
 /** Past one machine: several server processes on one PostgreSQL database (decisions.md). */
 const S = subjects();
@@ -9,19 +11,28 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('two instances on one PostgreSQL database', () => {
   let a: TestServer;
   let b: TestServer;
+  // Instances on PostgreSQL share the signing secret through TOKEN_SECRET, never the database.
+  const TOKEN_SECRET = testTokenSecret();
   beforeAll(async () => {
-    a = await startTestServer({ db: 'postgres' });
+    a = await startTestServer({ db: 'postgres', env: { TOKEN_SECRET } });
     await a.initialUser();
     // b sends through a's SMTP receiver, so every mail of either worker lands in one place.
     b = await startTestServer({
       db: 'postgres',
       shareDatabaseOf: a,
-      env: { SMTP_URL: a.mail.url },
+      env: { SMTP_URL: a.mail.url, TOKEN_SECRET },
     });
   });
   afterAll(async () => {
     await b?.close();
     await a?.close();
+  });
+
+  it('an instance without TOKEN_SECRET refuses to start, saying why', async () => {
+    const env = { ...a.env, TOKEN_SECRET: '' };
+    await expect(startServer(loadConfig(env), { logger: false })).rejects.toThrow(
+      /TOKEN_SECRET must be set with DATABASE_URL/,
+    );
   });
 
   it('they share token secrets and the resend throttle', async () => {

@@ -7,7 +7,12 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MSG, PATHS } from '../support/contract.js';
 import { request } from '../support/http.js';
-import { createPgDatabase, inviteCodeFrom, strongPassword } from '../support/server.js';
+import {
+  createPgDatabase,
+  inviteCodeFrom,
+  strongPassword,
+  testTokenSecret,
+} from '../support/server.js';
 
 /**
  * The server as an operator runs it: its own process (server/src/main.ts through tsx), reading
@@ -146,6 +151,7 @@ describe('the server process', () => {
     const p = await startProcess({
       DATA_DIR: os.tmpdir(),
       DATABASE_URL: database.url,
+      TOKEN_SECRET: testTokenSecret(),
       LOG_LEVEL: 'silent',
     });
     cleanups.push(() => void p.child.kill('SIGKILL'));

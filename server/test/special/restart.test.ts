@@ -24,7 +24,8 @@ describe.each(DATABASES)('restart on the same storage (%s)', (db) => {
     await t.restart();
     expect(t.bootstrapLink, 'no new bootstrap link once a user exists').toBeNull();
 
-    // Secrets are in the database: the old auth token still works.
+    // The signing secret (DATA_DIR/secret.key, or TOKEN_SECRET on PostgreSQL) is kept: the old
+    // auth token still works.
     const refresh = await t.post(PATHS.refresh, {}, initial.token);
     expect(refresh.status, refresh.text).toBe(200);
     expect((await t.get(PATHS.codes, initial.token)).status).toBe(200);
@@ -58,6 +59,8 @@ describe.each(DATABASES)('restart on the same storage (%s)', (db) => {
 
   it('TOKEN_SECRET overrides the stored secrets: tokens follow whichever secret signed them', async () => {
     const u = await t.verifiedUser();
+    // SQLite: the secret file; PostgreSQL: the TOKEN_SECRET every test instance there has.
+    const stored = t.env.TOKEN_SECRET;
     const secret = 'x'.repeat(16) + 'override-secret-for-tests';
     await t.restart({ TOKEN_SECRET: secret });
     expect((await t.post(PATHS.refresh, {}, u.token)).status, 'signed with the stored secret').toBe(
@@ -66,7 +69,8 @@ describe.each(DATABASES)('restart on the same storage (%s)', (db) => {
     const withOverride = await t.tokenFor(u);
     await t.restart();
     expect((await t.post(PATHS.refresh, {}, withOverride)).status).toBe(200);
-    delete t.env.TOKEN_SECRET;
+    if (stored) t.env.TOKEN_SECRET = stored;
+    else delete t.env.TOKEN_SECRET;
     await t.restart();
     expect((await t.post(PATHS.refresh, {}, withOverride)).status).toBe(401);
     expect((await t.post(PATHS.refresh, {}, u.token)).status, 'the stored secret is back').toBe(

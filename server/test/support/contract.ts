@@ -20,6 +20,7 @@ export const PATHS = {
   logout: '/api/gatehouse/logout',
   exportData: '/api/gatehouse/export',
   securityEvents: '/api/gatehouse/security-events',
+  ready: '/api/ready',
 } as const;
 
 export const MSG = {
@@ -30,6 +31,7 @@ export const MSG = {
   413: 'Request entity too large.',
   429: 'Too Many Requests.',
   500: 'Something went wrong while processing your request.',
+  503: 'The service is temporarily unavailable. Please try again shortly.',
   load: 'An error occurred while loading the submitted data.',
   validate: 'An error occurred while validating the submitted data.',
   create: 'Failed to create record.',

@@ -31,6 +31,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Reuse this database instead of creating one (a second instance; not dropped on close). */
   shareDatabaseOf?: TestServer;
+  /** With db 'postgres': this database (say, on the test's own PostgreSQL), not a new one. */
+  databaseUrl?: string;
 }
 
 let counter = 0;
@@ -42,6 +44,11 @@ export function uniqueEmail(tag = 'user'): string {
 
 export function strongPassword(): string {
   return `Tidal-Lantern-${randomBytes(6).toString('hex')}`;
+}
+
+/** A random TOKEN_SECRET (required on PostgreSQL, shared by the instances of one database). */
+export function testTokenSecret(): string {
+  return `test-token-secret-${randomBytes(24).toString('base64url')}`;
 }
 
 /** The code in a sign-up link `APP_URL/signup?code=CODE`. */
@@ -113,12 +120,19 @@ export class TestServer {
       this.dataDir = mkdtempSync(path.join(os.tmpdir(), 'gh-test-'));
       const dir = this.dataDir;
       this.cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      if (this.db === 'postgres') {
+      if (options.databaseUrl) {
+        this.databaseUrl = options.databaseUrl;
+      } else if (this.db === 'postgres') {
         const created = await createPgDatabase();
         this.databaseUrl = created.url;
         this.cleanups.push(created.drop);
       }
     }
+    // PostgreSQL needs TOKEN_SECRET (the secret must not live in the shared database); a second
+    // instance on the same database shares the first one's.
+    const tokenSecret =
+      options.shareDatabaseOf?.env.TOKEN_SECRET ??
+      (this.db === 'postgres' ? testTokenSecret() : undefined);
     this.env = {
       PORT: '0',
       HOST: '127.0.0.1',
@@ -131,6 +145,7 @@ export class TestServer {
       MAIL_POLL_MS: '50',
       MAIL_RETRY_BASE_MS: '100',
       ...(this.databaseUrl ? { DATABASE_URL: this.databaseUrl } : {}),
+      ...(tokenSecret ? { TOKEN_SECRET: tokenSecret } : {}),
       ...options.env,
     };
     await this.start();

@@ -107,6 +107,33 @@ describe('account tokens', () => {
     expect(tokens.verify(token, 'passwordReset', user)).toBe(false);
   });
 
+  it('refuses a correctly signed token whose exp lies beyond its lifetime (now + 10 years)', () => {
+    vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') });
+    const now = Date.parse('2026-01-01T00:00:00Z') / 1000;
+    const genuine = tokens.sign('auth', user);
+    const key = user.token_key + secrets.auth;
+    const claims = { ...payloadOf(genuine) };
+    const forever = signJwt({ ...claims, exp: now + 10 * 365 * 24 * 60 * 60 }, key);
+    expect(hasValidSignature(forever, key), 'signed correctly').toBe(true);
+    expect(tokens.verify(forever, 'auth', user)).toBe(false);
+    // A reset token may not borrow the auth lifetime either.
+    const reset = payloadOf(tokens.sign('passwordReset', user));
+    const long = signJwt(
+      { ...reset, exp: now + TOKEN_LIFETIME_SECONDS.auth },
+      user.token_key + secrets.passwordReset,
+    );
+    expect(tokens.verify(long, 'passwordReset', user)).toBe(false);
+  });
+
+  it('allows a few seconds of clock skew between instances beyond the lifetime', () => {
+    vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') });
+    const now = Date.parse('2026-01-01T00:00:00Z') / 1000;
+    const key = user.token_key + secrets.auth;
+    const claims = payloadOf(tokens.sign('auth', user));
+    const ahead = signJwt({ ...claims, exp: now + TOKEN_LIFETIME_SECONDS.auth + 3 }, key);
+    expect(tokens.verify(ahead, 'auth', user)).toBe(true);
+  });
+
   it('decode refuses alg none, an unknown type and missing claims', () => {
     const [, p] = tokens.sign('auth', user).split('.');
     const none = Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url');
