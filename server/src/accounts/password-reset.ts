@@ -8,16 +8,20 @@ import {
 } from '../core/errors.js';
 import { findUserByToken } from '../core/users.js';
 import type { User } from '../db/schema.js';
+import { enqueueMail } from '../mail/outbox.js';
 import { newSecret } from '../tools/random.js';
-import { nowString } from '../tools/time.js';
+import { formatDate } from '../tools/time.js';
 import { ACCOUNT_LIMITS } from './limits.js';
-import { hashPassword, resetPasswordError } from './passwords.js';
+import { passwordChangedMail } from './mails.js';
+import { hashPassword, normalizePassword, resetPasswordError } from './passwords.js';
 
 /**
  * confirm-password-reset: sets a new password from a reset token, reporting every field's error
  * together. The tokenKey rotates in the same update (guarded by the old key), so every session
  * and outstanding token dies, this reset token included, and two uses of one token cannot both
- * succeed. An unverified account becomes verified: the mail reached its owner.
+ * succeed. An unverified account becomes verified: the mail reached its owner. The password is
+ * checked and hashed in its NFKC form, and a notice mail (when, from which IP and browser) is
+ * queued in the same transaction as the change.
  */
 export async function confirmPasswordReset(
   ctx: AppContext,
@@ -33,32 +37,42 @@ export async function confirmPasswordReset(
     user = await findUserByToken(ctx, token, 'passwordReset');
     if (!user) errors.token = fieldError.invalidToken();
   }
-  if (input.password === '') errors.password = fieldError.required();
+  const password = normalizePassword(input.password);
+  if (password === '') errors.password = fieldError.required();
   else {
-    const passwordError = resetPasswordError(input.password);
+    const context = { appName: ctx.config.appName, email: user?.email };
+    const passwordError = resetPasswordError(password, context);
     if (passwordError) errors.password = passwordError;
   }
   if (input.passwordConfirm === '') errors.passwordConfirm = fieldError.required();
-  else if (input.passwordConfirm !== input.password) {
+  else if (normalizePassword(input.passwordConfirm) !== password) {
     errors.passwordConfirm = fieldError.mismatch();
   }
   assertNoFieldErrors(errors, VALIDATION_FAILED);
   if (!user) throw new ValidationError(VALIDATION_FAILED, { token: fieldError.invalidToken() });
 
-  const passwordHash = await hashPassword(input.password);
-  const changed = await ctx.db
-    .updateTable('users')
-    .set({
-      password_hash: passwordHash,
-      token_key: newSecret(),
-      verified: 1,
-      updated: nowString(),
-    })
-    .where('id', '=', user.id)
-    .where('token_key', '=', user.token_key)
-    .where('email', '=', user.email)
-    .executeTakeFirst();
-  if (Number(changed.numUpdatedRows) !== 1) {
-    throw new ValidationError(VALIDATION_FAILED, { token: fieldError.invalidToken() });
-  }
+  const passwordHash = await hashPassword(password);
+  const { appName, appUrl } = ctx.config;
+  const at = new Date();
+  const resetUser = user;
+  await ctx.db.transaction().execute(async (trx) => {
+    const changed = await trx
+      .updateTable('users')
+      .set({
+        password_hash: passwordHash,
+        token_key: newSecret(),
+        verified: 1,
+        updated: formatDate(at),
+      })
+      .where('id', '=', resetUser.id)
+      .where('token_key', '=', resetUser.token_key)
+      .where('email', '=', resetUser.email)
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) !== 1) {
+      throw new ValidationError(VALIDATION_FAILED, { token: fieldError.invalidToken() });
+    }
+    const notice = passwordChangedMail(appName, appUrl, { at, ...client });
+    await enqueueMail(trx, { ...notice, to: resetUser.email, userId: resetUser.id });
+  });
+  ctx.mailQueued();
 }

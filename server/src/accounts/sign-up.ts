@@ -13,7 +13,7 @@ import { isEmail, normalizeEmail } from '../tools/email.js';
 import { newId, newSecret } from '../tools/random.js';
 import { nowString } from '../tools/time.js';
 import { ACCOUNT_LIMITS } from './limits.js';
-import { hashPassword, signUpPasswordError } from './passwords.js';
+import { hashPassword, normalizePassword, signUpPasswordError } from './passwords.js';
 
 const CREATE_FAILED = 'Failed to create record.';
 
@@ -38,11 +38,12 @@ const takenEmail = () => new ValidationError(CREATE_FAILED, { email: fieldError.
 export async function signUp(ctx: AppContext, input: SignUpInput, client: Client): Promise<User> {
   await ctx.limiter.check(ACCOUNT_LIMITS.signUp, client.ip);
 
-  // 1. Passwords present and equal; a client may not declare itself verified.
+  // 1. Passwords present and equal (once normalised); a client may not declare itself verified.
+  const password = normalizePassword(input.password);
   const stage1: FieldErrors = {};
-  if (input.password === '') stage1.password = fieldError.required();
+  if (password === '') stage1.password = fieldError.required();
   if (input.passwordConfirm === '') stage1.passwordConfirm = fieldError.required();
-  else if (input.passwordConfirm !== input.password) {
+  else if (normalizePassword(input.passwordConfirm) !== password) {
     stage1.passwordConfirm = fieldError.mismatch();
   }
   if (input.verified === true) stage1.verified = fieldError.mismatch();
@@ -53,7 +54,7 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
   const stage2: FieldErrors = {};
   if (email === '') stage2.email = fieldError.required();
   else if (!isEmail(email)) stage2.email = fieldError.isEmail();
-  const passwordError = signUpPasswordError(input.password);
+  const passwordError = signUpPasswordError(password, { appName: ctx.config.appName, email });
   if (passwordError) stage2.password = passwordError;
   if (isBlankCode(input.inviteCode)) stage2.inviteCode = fieldError.required();
   assertNoFieldErrors(stage2, CREATE_FAILED);
@@ -69,7 +70,7 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
   const user: User = {
     id: newId(),
     email,
-    password_hash: await hashPassword(input.password),
+    password_hash: await hashPassword(password),
     token_key: newSecret(),
     verified: 0,
     email_visibility: input.emailVisibility ? 1 : 0,
