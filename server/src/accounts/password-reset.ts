@@ -72,7 +72,12 @@ export async function confirmPasswordReset(
       throw new ValidationError(VALIDATION_FAILED, { token: fieldError.invalidToken() });
     }
     const notice = passwordChangedMail(appName, appUrl, { at, ...client });
-    await enqueueMail(trx, { ...notice, to: resetUser.email, userId: resetUser.id });
+    await enqueueMail(trx, {
+      ...notice,
+      to: resetUser.email,
+      userId: resetUser.id,
+      kind: 'passwordChanged',
+    });
   });
   ctx.mailQueued();
 }

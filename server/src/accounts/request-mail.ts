@@ -6,6 +6,7 @@ import {
   type FieldErrors,
   VALIDATION_FAILED,
 } from '../core/errors.js';
+import { Tokens } from '../core/tokens.js';
 import type { Database, User } from '../db/schema.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { isEmail, normalizeEmail } from '../tools/email.js';
@@ -67,5 +68,6 @@ async function queueAccountMail(
     kind === 'verification'
       ? verificationMail(appName, appUrl, token)
       : passwordResetMail(appName, appUrl, token);
-  await enqueueMail(trx, { ...content, to: user.email, userId: user.id });
+  const expiresAt = new Date(Tokens.decode(token)!.exp * 1000);
+  await enqueueMail(trx, { ...content, to: user.email, userId: user.id, kind, expiresAt });
 }

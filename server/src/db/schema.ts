@@ -44,6 +44,12 @@ export interface OutboxTable {
   locked_until: string | null;
   last_error: string | null;
   created: string;
+  /** What the mail is (`verification`, `passwordReset`, `passwordChanged`); null on older rows. */
+  kind: string | null;
+  /** When the link in it dies (the token's exp): not sent after that. null: no expiring link. */
+  expires_at: string | null;
+  /** When the worker found it expired and gave up; such rows are never sent. */
+  expired_at: string | null;
 }
 
 export interface SettingsTable {
