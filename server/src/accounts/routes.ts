@@ -6,7 +6,7 @@ import { authUser, requireUser } from '../http/auth.js';
 import { readBody } from '../http/body.js';
 import { deleteAccount } from './delete-account.js';
 import { confirmPasswordReset } from './password-reset.js';
-import { requestAccountMail } from './request-mail.js';
+import { requestAccountMail, settleAccountMail } from './request-mail.js';
 import { signInWithPassword } from './sign-in.js';
 import { signUp } from './sign-up.js';
 import { confirmVerification } from './verification.js';
@@ -22,6 +22,9 @@ const client = (request: FastifyRequest): Client => ({
  */
 export function accountRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
+    // Mail requests finish their work after answering: let it end before the database closes.
+    app.addHook('onClose', () => settleAccountMail(ctx));
+
     app.post('/api/collections/users/auth-with-password', async (request) => {
       const body = readBody(request.body, { identity: 'string', password: 'string' });
       const user = await signInWithPassword(ctx, body, client(request));

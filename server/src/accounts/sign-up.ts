@@ -8,7 +8,14 @@ import {
 import { findUserByEmail } from '../core/users.js';
 import { isUniqueViolation } from '../db/connect.js';
 import type { User } from '../db/schema.js';
-import { consumeCode, createInviteCodes, findUsableCode, isBlankCode } from '../invites/service.js';
+import {
+  allowTakenEmailAnswer,
+  consumeCode,
+  createInviteCodes,
+  findUsableCode,
+  isBlankCode,
+  type UsableInviteCode,
+} from '../invites/service.js';
 import { isEmail, normalizeEmail } from '../tools/email.js';
 import { newId, newSecret } from '../tools/random.js';
 import { nowString } from '../tools/time.js';
@@ -28,7 +35,15 @@ export interface SignUpInput {
 
 const invalidCode = () =>
   new ValidationError(CREATE_FAILED, { inviteCode: fieldError.invalidInviteCode() });
-const takenEmail = () => new ValidationError(CREATE_FAILED, { email: fieldError.notUnique() });
+
+/**
+ * "This email has an account", to someone holding a valid code: only a few times per code and per
+ * inviter, then the code is burnt and the answer is the invalid-code one (docs/decisions/0019).
+ */
+async function takenEmail(ctx: AppContext, invite: UsableInviteCode): Promise<ValidationError> {
+  if (!(await allowTakenEmailAnswer(ctx, invite))) return invalidCode();
+  return new ValidationError(CREATE_FAILED, { email: fieldError.notUnique() });
+}
 
 /**
  * Sign-up in four stages; a failing stage answers with all of its field errors and later stages
@@ -63,8 +78,9 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
   const invite = await findUsableCode(ctx, input.inviteCode);
   if (!invite) throw invalidCode();
 
-  // 4. The email is new. Checked only after a valid code: nobody without one can probe emails.
-  if (await findUserByEmail(ctx, email)) throw takenEmail();
+  // 4. The email is new. Checked only after a valid code: nobody without one can probe emails, and
+  //    one code can tell only a few times that an email is taken.
+  if (await findUserByEmail(ctx, email)) throw await takenEmail(ctx, invite);
 
   const now = nowString();
   const user: User = {
@@ -93,7 +109,7 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
     // Lost a race on the same email (or, for the bootstrap code, on the one initial user).
     if (isUniqueViolation(error)) {
       if (invite.bootstrap && !(await findUserByEmail(ctx, email))) throw invalidCode();
-      throw takenEmail();
+      throw await takenEmail(ctx, invite);
     }
     throw error;
   }

@@ -52,6 +52,15 @@ export interface OutboxTable {
   expired_at: string | null;
 }
 
+/** One row per "this email has an account" answer given at sign-up to a holder of a code. */
+export interface TakenEmailAnswersTable {
+  id: string;
+  code_id: string;
+  /** The code's owner (the inviter); null for the bootstrap code. */
+  owner_id: string | null;
+  created: string;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -62,6 +71,7 @@ export interface Database {
   invite_codes: InviteCodesTable;
   outbox: OutboxTable;
   settings: SettingsTable;
+  taken_email_answers: TakenEmailAnswersTable;
 }
 
 export type User = Selectable<UsersTable>;
