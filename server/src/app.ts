@@ -5,6 +5,7 @@ import type { TrustProxy } from './config.js';
 import type { AppContext } from './core/context.js';
 import { UnavailableError } from './core/errors.js';
 import { clientNetwork, type Limit } from './core/rate-limit.js';
+import { isJsonContentType } from './http/body.js';
 import { envelope, HttpError, LOADING_FAILED, replyWithError } from './http/envelope.js';
 import type { WebApp } from './http/web-app.js';
 import { inviteRoutes } from './invites/routes.js';
@@ -42,11 +43,16 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
     done();
   });
 
-  // Any body is read as text and parsed as JSON here, so an empty body (the SDK sends a JSON
-  // content type even on DELETE) reads as no body and bad JSON gets the contract's message.
+  // Any body is read as text here: an empty one is no body whatever its type (the SDK sends a JSON
+  // content type even on DELETE); any other must be JSON (415 otherwise: docs/decisions/0017), and
+  // bad JSON gets the contract's message.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     const text = String(body);
+    if (text === '') return done(null, undefined);
+    if (!isJsonContentType(request.headers['content-type'])) {
+      return done(new HttpError(415), undefined);
+    }
     if (text.trim() === '') return done(null, undefined);
     try {
       done(null, JSON.parse(text));

@@ -16,10 +16,10 @@ import type { User } from '../db/schema.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { isEmail, normalizeEmail } from '../tools/email.js';
 import { newSecret } from '../tools/random.js';
-import { nowString } from '../tools/time.js';
+import { formatDate } from '../tools/time.js';
 import { ACCOUNT_LIMITS } from './limits.js';
-import { emailChangeMail, emailTakenMail, securityNotice } from './mails.js';
-import { verifyPassword } from './passwords.js';
+import { emailChangedMail, emailChangeMail, emailTakenMail } from './mails.js';
+import { isCurrentPassword } from './passwords.js';
 
 const sameAsCurrent = (): FieldError => ({
   code: 'validation_not_in_invalid',
@@ -53,16 +53,18 @@ export async function requestEmailChange(
 
   const { appName, appUrl } = ctx.config;
   const taken = await findUserByEmail(ctx, newEmail);
+  const token = ctx.tokens.sign('emailChange', user, { newEmail });
+  const linkExpiry = new Date(Tokens.decode(token)!.exp * 1000);
   const mail = taken
     ? emailTakenMail(appName, appUrl, newEmail)
-    : emailChangeMail(
-        appName,
-        appUrl,
-        ctx.tokens.sign('emailChange', user, { newEmail }),
-        newEmail,
-      );
+    : emailChangeMail(appName, appUrl, token, newEmail);
   await ctx.db.transaction().execute(async (trx) => {
-    await enqueueMail(trx, { ...mail, to: newEmail, userId: taken ? null : user.id });
+    await enqueueMail(trx, {
+      ...mail,
+      to: newEmail,
+      userId: taken ? null : user.id,
+      ...(taken ? { kind: 'emailTaken' } : { kind: 'emailChange', expiresAt: linkExpiry }),
+    });
     await recordEvent(trx, { type: 'email_change_requested', userId: user.id, client });
   });
   ctx.mailQueued();
@@ -88,13 +90,14 @@ export async function confirmEmailChange(
     errors.token = fieldError.invalidToken();
   }
   if (input.password === '') errors.password = fieldError.required();
-  else if (!user || !(await verifyPassword(user.password_hash, input.password))) {
+  else if (!user || !(await isCurrentPassword(user.password_hash, input.password))) {
     errors.password = invalidPassword();
   }
   assertNoFieldErrors(errors, VALIDATION_FAILED);
   if (!user || typeof newEmail !== 'string') return; // (asserted above)
 
-  const now = nowString();
+  const at = new Date();
+  const now = formatDate(at);
   const tokenTaken = () => ({ token: fieldError.invalidToken() });
   try {
     await ctx.db.transaction().execute(async (trx) => {
@@ -115,15 +118,14 @@ export async function confirmEmailChange(
         detail: { sessionsEnded: ended },
       });
       const { appName, appUrl } = ctx.config;
-      const notice = securityNotice(
+      const notice = emailChangedMail(
         appName,
         appUrl,
-        `Your ${appName} email was changed`,
-        `The email address of your ${appName} account was changed from ${user.email} to ${newEmail}, and every device was signed out.`,
-        { when: now.slice(0, 16), ip: client.ip, userAgent: client.userAgent },
+        { from: user.email, to: newEmail },
+        { at, ...client },
       );
       // To the old address: its owner is the one who must hear of it.
-      await enqueueMail(trx, { ...notice, to: user.email, userId: null });
+      await enqueueMail(trx, { ...notice, to: user.email, userId: null, kind: 'emailChanged' });
     });
   } catch (error) {
     // The new address was taken between the request and now: nothing changes.

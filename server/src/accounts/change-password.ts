@@ -11,9 +11,14 @@ import type { Auth } from '../core/users.js';
 import type { User } from '../db/schema.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { newSecret } from '../tools/random.js';
-import { nowString } from '../tools/time.js';
-import { securityNotice } from './mails.js';
-import { hashPassword, signUpPasswordError, verifyPassword } from './passwords.js';
+import { formatDate, nowString } from '../tools/time.js';
+import { passwordChangedMail } from './mails.js';
+import {
+  hashPassword,
+  isCurrentPassword,
+  normalizePassword,
+  signUpPasswordError,
+} from './passwords.js';
 import { countFailure } from './sign-in.js';
 
 const UPDATE_FAILED = 'Failed to update record.';
@@ -57,19 +62,23 @@ export async function updateOwnRecord(
     return { user: updated };
   }
 
+  const password = normalizePassword(input.password);
   const errors: FieldErrors = {};
   if (input.password === '') errors.password = fieldError.required();
   else {
-    const passwordError = signUpPasswordError(input.password);
+    const context = { appName: ctx.config.appName, email: user.email };
+    const passwordError = signUpPasswordError(password, context);
     if (passwordError) errors.password = passwordError;
   }
   if (input.passwordConfirm === '') errors.passwordConfirm = fieldError.required();
-  else if (input.passwordConfirm !== input.password) errors.passwordConfirm = fieldError.mismatch();
+  else if (normalizePassword(input.passwordConfirm) !== password) {
+    errors.passwordConfirm = fieldError.mismatch();
+  }
   if (input.oldPassword === '') errors.oldPassword = invalidOldPassword();
   else {
     // A guess at the current password counts like a failed sign-in on this account.
     const takeBack = await countFailure(ctx, user.email, client);
-    if (await verifyPassword(user.password_hash, input.oldPassword)) await takeBack();
+    if (await isCurrentPassword(user.password_hash, input.oldPassword)) await takeBack();
     else {
       errors.oldPassword = invalidOldPassword();
       await recordEvent(ctx.db, {
@@ -83,10 +92,11 @@ export async function updateOwnRecord(
   }
   assertNoFieldErrors(errors, UPDATE_FAILED);
 
-  const now = nowString();
+  const at = new Date();
+  const now = formatDate(at);
   const updated: User = {
     ...user,
-    password_hash: await hashPassword(input.password),
+    password_hash: await hashPassword(password),
     token_key: newSecret(),
     email_visibility:
       input.emailVisibility === undefined ? user.email_visibility : input.emailVisibility ? 1 : 0,
@@ -111,14 +121,13 @@ export async function updateOwnRecord(
       detail: { otherSessionsEnded: ended },
     });
     const { appName, appUrl } = ctx.config;
-    const notice = securityNotice(
+    const notice = passwordChangedMail(
       appName,
       appUrl,
-      `Your ${appName} password was changed`,
-      `The password of your ${appName} account was changed, and your other devices were signed out.`,
-      { when: now.slice(0, 16), ip: client.ip, userAgent: client.userAgent },
+      { at, ...client },
+      'other devices signed out',
     );
-    await enqueueMail(trx, { ...notice, to: user.email, userId: user.id });
+    await enqueueMail(trx, { ...notice, to: user.email, userId: user.id, kind: 'passwordChanged' });
   });
   ctx.mailQueued();
   return { user: updated, token: sessionToken(ctx, updated, session) };

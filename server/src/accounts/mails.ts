@@ -51,30 +51,87 @@ export function emailTakenMail(appName: string, appUrl: string, email: string): 
   });
 }
 
-/** Where and when a credential changed, for the notice mails. */
-export interface ChangeContext {
-  when: string;
+/** Where and when an account change came from, as a notice mail tells it. */
+export interface ChangeOrigin {
+  at: Date;
   ip: string;
   userAgent: string;
 }
 
+/** A browser's self-description, made safe to quote in a mail: one line, at most 200 characters. */
+function quoteUserAgent(userAgent: string): string {
+  // eslint-disable-next-line no-control-regex
+  const line = userAgent.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+  if (line === '') return 'an unknown browser';
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+/** "2026-08-14 07:16 UTC" */
+function noticeTime(at: Date): string {
+  return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
 /**
- * A security notice: what changed, when and from where, and what to do if it was not the member
- * (reset the password; the link page asks for the email, so the mail carries no live token).
+ * A security notice: what changed, when, from which IP and browser, and what to do if it was not
+ * the member. No token: the link only leads to the forgot-password page, so an attacker who reads
+ * the mail gains nothing from it.
  */
 export function securityNotice(
   appName: string,
   appUrl: string,
-  subject: string,
-  what: string,
-  change: ChangeContext,
+  notice: { subject: string; what: string; outro: string },
+  origin: ChangeOrigin,
 ): MailContent {
-  const from = change.userAgent ? `${change.ip}, ${change.userAgent}` : change.ip;
   return composeMail({
-    subject,
-    intro: `${what} On ${change.when} (UTC), from ${from}. If this was you, there is nothing to do. If it wasn't, reset your password now:`,
-    action: 'Reset your password',
+    subject: notice.subject,
+    intro:
+      `${notice.what} This happened on ${noticeTime(origin.at)}, ` +
+      `from the IP address ${origin.ip || 'unknown'} with the browser: ${quoteUserAgent(origin.userAgent)}. ` +
+      'If that was you, there is nothing to do. If it was not, someone else can open your account: ' +
+      'choose a new password now (this also signs out every session):',
+    action: 'Choose a new password',
     link: `${appUrl}/forgot-password`,
-    outro: `Resetting the password signs out every device. ${appName} will never ask for your password by email.`,
+    outro: notice.outro,
   });
+}
+
+/** The notice after a password reset or change. */
+export function passwordChangedMail(
+  appName: string,
+  appUrl: string,
+  origin: ChangeOrigin,
+  others: 'all sessions ended' | 'other devices signed out',
+): MailContent {
+  return securityNotice(
+    appName,
+    appUrl,
+    {
+      subject: `Your ${appName} password was changed`,
+      what: `The password of your ${appName} account was changed.`,
+      outro:
+        others === 'all sessions ended'
+          ? 'Every session of your account ended when the password changed, so you may need to sign in again.'
+          : 'Your other devices were signed out when the password changed.',
+    },
+    origin,
+  );
+}
+
+/** The notice to the old address after an email change. */
+export function emailChangedMail(
+  appName: string,
+  appUrl: string,
+  change: { from: string; to: string },
+  origin: ChangeOrigin,
+): MailContent {
+  return securityNotice(
+    appName,
+    appUrl,
+    {
+      subject: `Your ${appName} email was changed`,
+      what: `The email address of your ${appName} account was changed from ${change.from} to ${change.to}.`,
+      outro: 'Every session of your account ended when the address changed.',
+    },
+    origin,
+  );
 }

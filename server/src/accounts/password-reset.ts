@@ -10,16 +10,20 @@ import {
 import { endSessions } from '../core/sessions.js';
 import { findUserByToken } from '../core/users.js';
 import type { User } from '../db/schema.js';
+import { enqueueMail } from '../mail/outbox.js';
 import { newSecret } from '../tools/random.js';
-import { nowString } from '../tools/time.js';
+import { formatDate } from '../tools/time.js';
 import { ACCOUNT_LIMITS } from './limits.js';
-import { hashPassword, resetPasswordError } from './passwords.js';
+import { passwordChangedMail } from './mails.js';
+import { hashPassword, normalizePassword, resetPasswordError } from './passwords.js';
 
 /**
  * confirm-password-reset: sets a new password from a reset token, reporting every field's error
  * together. The tokenKey rotates in the same update (guarded by the old key) and every session
- * ends, so every outstanding token dies, this reset token included, and two uses of one token cannot both
- * succeed. An unverified account becomes verified: the mail reached its owner.
+ * ends, so every outstanding token dies, this reset token included, and two uses of one token
+ * cannot both succeed. An unverified account becomes verified: the mail reached its owner. The
+ * password is checked and hashed in its NFKC form, and a notice mail (when, from which IP and
+ * browser) is queued in the same transaction as the change.
  */
 export async function confirmPasswordReset(
   ctx: AppContext,
@@ -35,20 +39,24 @@ export async function confirmPasswordReset(
     user = await findUserByToken(ctx, token, 'passwordReset');
     if (!user) errors.token = fieldError.invalidToken();
   }
-  if (input.password === '') errors.password = fieldError.required();
+  const password = normalizePassword(input.password);
+  if (password === '') errors.password = fieldError.required();
   else {
-    const passwordError = resetPasswordError(input.password);
+    const context = { appName: ctx.config.appName, email: user?.email };
+    const passwordError = resetPasswordError(password, context);
     if (passwordError) errors.password = passwordError;
   }
   if (input.passwordConfirm === '') errors.passwordConfirm = fieldError.required();
-  else if (input.passwordConfirm !== input.password) {
+  else if (normalizePassword(input.passwordConfirm) !== password) {
     errors.passwordConfirm = fieldError.mismatch();
   }
   assertNoFieldErrors(errors, VALIDATION_FAILED);
   if (!user) throw new ValidationError(VALIDATION_FAILED, { token: fieldError.invalidToken() });
 
-  const passwordHash = await hashPassword(input.password);
-  const target = user;
+  const passwordHash = await hashPassword(password);
+  const { appName, appUrl } = ctx.config;
+  const at = new Date();
+  const resetUser = user;
   await ctx.db.transaction().execute(async (trx) => {
     const changed = await trx
       .updateTable('users')
@@ -56,21 +64,29 @@ export async function confirmPasswordReset(
         password_hash: passwordHash,
         token_key: newSecret(),
         verified: 1,
-        updated: nowString(),
+        updated: formatDate(at),
       })
-      .where('id', '=', target.id)
-      .where('token_key', '=', target.token_key)
-      .where('email', '=', target.email)
+      .where('id', '=', resetUser.id)
+      .where('token_key', '=', resetUser.token_key)
+      .where('email', '=', resetUser.email)
       .executeTakeFirst();
     if (Number(changed.numUpdatedRows) !== 1) {
       throw new ValidationError(VALIDATION_FAILED, { token: fieldError.invalidToken() });
     }
-    const ended = await endSessions(trx, target.id);
+    const ended = await endSessions(trx, resetUser.id);
     await recordEvent(trx, {
       type: 'password_reset',
-      userId: target.id,
+      userId: resetUser.id,
       client,
       detail: { sessionsEnded: ended },
     });
+    const notice = passwordChangedMail(appName, appUrl, { at, ...client }, 'all sessions ended');
+    await enqueueMail(trx, {
+      ...notice,
+      to: resetUser.email,
+      userId: resetUser.id,
+      kind: 'passwordChanged',
+    });
   });
+  ctx.mailQueued();
 }

@@ -43,26 +43,92 @@ export function isCommonPassword(password: string): boolean {
   return COMMON_PASSWORDS.has(password.toLowerCase());
 }
 
+/**
+ * The form a password is hashed and checked in: Unicode NFKC, so the same password typed on
+ * keyboards or systems that compose characters differently (NFC "é" or NFD "e" + accent, full-width
+ * digits, ligatures) is one password (NIST SP 800-63B 5.1.1.2). Nothing else changes: no trimming,
+ * no case folding. Hashes made before normalisation are still accepted at sign-in (sign-in.ts).
+ */
+/**
+ * Whether `typed` is the password of this hash, in its NFKC form or (for hashes made before
+ * passwords were normalised) as typed.
+ */
+export async function isCurrentPassword(passwordHash: string, typed: string): Promise<boolean> {
+  const normalized = normalizePassword(typed);
+  if (await verifyPassword(passwordHash, normalized)) return true;
+  return normalized !== typed && verifyPassword(passwordHash, typed);
+}
+
+export function normalizePassword(password: string): string {
+  return password.normalize('NFKC');
+}
+
 /** Length in characters (code points), as PocketBase counts runes. */
 export function passwordLength(password: string): number {
   return [...password].length;
 }
 
-/** The sign-up rule: 8..256 characters, not a common password. */
-export function signUpPasswordError(password: string): FieldError | undefined {
+/** What a password must not be built from: the app's name and the member's email. */
+export interface PasswordContext {
+  appName: string;
+  /** The member's email, when known (may be blank or malformed at sign-up). */
+  email?: string;
+}
+
+/** Up to 4 trailing digits, punctuation marks or symbols after a context word ("gatehouse2024!"). */
+const CONTEXT_SUFFIX = /^[0-9\p{P}\p{S}]{0,4}$/u;
+
+function contextWords({ appName, email }: PasswordContext): string[] {
+  const words = [appName];
+  const address = email?.trim() ?? '';
+  if (address !== '') {
+    const local = address.includes('@') ? address.slice(0, address.lastIndexOf('@')) : address;
+    words.push(address, local, local.split('+', 1)[0]!);
+  }
+  const forms = words.flatMap((w) => {
+    const word = normalizePassword(w).toLowerCase();
+    return [word, word.replace(/\s+/g, '')];
+  });
+  return [...new Set(forms)].filter((w) => w !== '');
+}
+
+/**
+ * Whether the password is, ignoring case, a context word (the app name, the email, the email's
+ * local part, or the local part before a "+tag"), alone or followed by up to 4 digits, punctuation
+ * marks or symbols (docs/decisions/0018-password-normalisation-and-context-words.md).
+ */
+export function isContextPassword(password: string, context: PasswordContext): boolean {
+  const candidate = password.toLowerCase();
+  return contextWords(context).some(
+    (word) => candidate.startsWith(word) && CONTEXT_SUFFIX.test(candidate.slice(word.length)),
+  );
+}
+
+function guessable(password: string, context: PasswordContext): boolean {
+  return isCommonPassword(password) || isContextPassword(password, context);
+}
+
+/** The sign-up rule, on the normalised password: 8..256 characters, not common, no context word. */
+export function signUpPasswordError(
+  password: string,
+  context: PasswordContext,
+): FieldError | undefined {
   const length = passwordLength(password);
   if (length < PASSWORD_MIN) return fieldError.minText(PASSWORD_MIN);
   if (length > PASSWORD_MAX) return fieldError.maxText(PASSWORD_MAX);
-  if (isCommonPassword(password)) return fieldError.passwordTooCommon();
+  if (guessable(password, context)) return fieldError.passwordTooCommon();
   return undefined;
 }
 
 /** The reset rule: same limits, reported as one length range (as confirm-password-reset reports it). */
-export function resetPasswordError(password: string): FieldError | undefined {
+export function resetPasswordError(
+  password: string,
+  context: PasswordContext,
+): FieldError | undefined {
   const length = passwordLength(password);
   if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
     return fieldError.lengthOutOfRange(PASSWORD_MIN, PASSWORD_MAX);
   }
-  if (isCommonPassword(password)) return fieldError.passwordTooCommon();
+  if (guessable(password, context)) return fieldError.passwordTooCommon();
   return undefined;
 }

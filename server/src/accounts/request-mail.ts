@@ -7,6 +7,7 @@ import {
   type FieldErrors,
   VALIDATION_FAILED,
 } from '../core/errors.js';
+import { Tokens } from '../core/tokens.js';
 import type { Database, User } from '../db/schema.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { isEmail, normalizeEmail } from '../tools/email.js';
@@ -20,11 +21,14 @@ export const RESEND_THROTTLE_MS = 2 * 60_000;
 export type AccountMailKind = 'verification' | 'passwordReset';
 
 /**
- * request-verification and request-password-reset: checks the email field, then queues the mail
- * if the account should get one: it exists (and, for verification, is unverified) and was not
- * sent one of this kind within the throttle interval. The throttle is a conditional update in the
- * database, so it holds across restarts and instances. Says nothing about the outcome: the
- * endpoints always answer 204, so nobody learns which emails have accounts.
+ * request-verification and request-password-reset: checks the email field, answers, and only then
+ * queues the mail if the account should get one: it exists (and, for verification, is unverified)
+ * and was not sent one of this kind within the throttle interval. The throttle is a conditional
+ * update in the database, so it holds across restarts and instances. Says nothing about the
+ * outcome: the endpoints always answer 204, so nobody learns which emails have accounts; and as
+ * the lookup and queueing run after the answer is sent, its timing says nothing either
+ * (docs/decisions/0019). A failure there is logged; the throttle mark and the mail commit together
+ * or not at all.
  */
 export async function requestAccountMail(
   ctx: AppContext,
@@ -37,13 +41,21 @@ export async function requestAccountMail(
   if (email.trim() === '') errors.email = fieldError.required();
   else if (!isEmail(email)) errors.email = fieldError.isEmail();
   assertNoFieldErrors(errors, VALIDATION_FAILED);
+  afterAnswer(ctx, () => queueIfDue(ctx, kind, normalizeEmail(email), client));
+}
 
+async function queueIfDue(
+  ctx: AppContext,
+  kind: AccountMailKind,
+  email: string,
+  client: Client,
+): Promise<void> {
   const column = kind === 'verification' ? 'verification_sent_at' : 'reset_sent_at';
   const queued = await ctx.db.transaction().execute(async (trx) => {
     let update = trx
       .updateTable('users')
       .set({ [column]: nowString() })
-      .where('email', '=', normalizeEmail(email))
+      .where('email', '=', email)
       .where((eb) =>
         eb.or([eb(column, 'is', null), eb(column, '<=', fromNow(-RESEND_THROTTLE_MS))]),
       );
@@ -70,5 +82,28 @@ async function queueAccountMail(
     kind === 'verification'
       ? verificationMail(appName, appUrl, token)
       : passwordResetMail(appName, appUrl, token);
-  await enqueueMail(trx, { ...content, to: user.email, userId: user.id });
+  const expiresAt = new Date(Tokens.decode(token)!.exp * 1000);
+  await enqueueMail(trx, { ...content, to: user.email, userId: user.id, kind, expiresAt });
+}
+
+const pending = new WeakMap<AppContext, Set<Promise<void>>>();
+
+/**
+ * Runs `work` once the current request has been answered (the reply is written in this turn of
+ * the event loop; `work` starts in the next), logging its failure. Tracked so that shutdown can
+ * wait for it (settleAccountMail).
+ */
+function afterAnswer(ctx: AppContext, work: () => Promise<void>): void {
+  let tasks = pending.get(ctx);
+  if (!tasks) pending.set(ctx, (tasks = new Set()));
+  const task: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(work)
+    .catch((error: unknown) => ctx.log.error({ err: error }, 'account mail request failed'))
+    .finally(() => tasks.delete(task));
+  tasks.add(task);
+}
+
+/** Waits for the mail requests still being worked on after their answer (at shutdown). */
+export async function settleAccountMail(ctx: AppContext): Promise<void> {
+  await Promise.all([...(pending.get(ctx) ?? [])]);
 }

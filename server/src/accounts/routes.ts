@@ -10,7 +10,7 @@ import { confirmEmailChange, requestEmailChange } from './change-email.js';
 import { updateOwnRecord } from './change-password.js';
 import { deleteAccount } from './delete-account.js';
 import { confirmPasswordReset } from './password-reset.js';
-import { requestAccountMail } from './request-mail.js';
+import { requestAccountMail, settleAccountMail } from './request-mail.js';
 import { signInWithPassword } from './sign-in.js';
 import { signUp } from './sign-up.js';
 import { exportData } from './export.js';
@@ -25,6 +25,9 @@ export const TOKEN_HEADER = 'x-gatehouse-token';
  */
 export function accountRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
+    // Mail requests finish their work after answering: let it end before the database closes.
+    app.addHook('onClose', () => settleAccountMail(ctx));
+
     app.post('/api/collections/users/auth-with-password', async (request) => {
       const body = readBody(request.body, { identity: 'string', password: 'string' });
       const user = await signInWithPassword(ctx, body, client(request));

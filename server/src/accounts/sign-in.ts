@@ -11,16 +11,26 @@ import { findUserByEmail } from '../core/users.js';
 import type { User } from '../db/schema.js';
 import { isEmail, normalizeEmail } from '../tools/email.js';
 import { ACCOUNT_LIMITS } from './limits.js';
-import { verifyAgainstDummy, verifyPassword } from './passwords.js';
+import {
+  hashPassword,
+  normalizePassword,
+  verifyAgainstDummy,
+  verifyPassword,
+} from './passwords.js';
 
 /**
  * Password sign-in. Unknown email and wrong password are the same failure, with the same cost:
- * an unknown email still runs one verification against a dummy hash.
+ * an unknown email still runs the same verifications against a dummy hash.
  *
  * Limits: every attempt counts per client network; failures count per (email, network) and per
  * email. Each failure counter is counted before the password check (so parallel guesses cannot
  * all slip under it) and taken back when the password is right. Only a well-formed email is a
  * counter subject; anything else fails without touching them.
+ *
+ * The password is checked in its NFKC form. Hashes made before passwords were normalised hold the
+ * password as it was typed: when the typed form differs from its NFKC form and the NFKC form does
+ * not match, the typed form is tried too, and on success the hash is replaced by one of the NFKC
+ * form (so the member's other devices, which may type another form, work from then on).
  */
 export async function signInWithPassword(
   ctx: AppContext,
@@ -33,15 +43,23 @@ export async function signInWithPassword(
   if (input.password === '') errors.password = fieldError.required();
   assertNoFieldErrors(errors, VALIDATION_FAILED);
 
+  const password = normalizePassword(input.password);
+  const typedDiffers = password !== input.password;
   if (!isEmail(input.identity)) {
-    await verifyAgainstDummy(input.password);
+    await verifyAgainstDummy(password);
+    if (typedDiffers) await verifyAgainstDummy(input.password);
     throw new ValidationError('Failed to authenticate.');
   }
-  const email = normalizeEmail(input.identity);
-  const takeBack = await countFailure(ctx, email, client);
+  const takeBack = await countFailure(ctx, normalizeEmail(input.identity), client);
   const user = await findUserByEmail(ctx, input.identity);
-  if (!user) await verifyAgainstDummy(input.password);
-  else if (await verifyPassword(user.password_hash, input.password)) {
+  if (!user) {
+    await verifyAgainstDummy(password);
+    if (typedDiffers) await verifyAgainstDummy(input.password);
+  } else if (await verifyPassword(user.password_hash, password)) {
+    await takeBack();
+    return user;
+  } else if (typedDiffers && (await verifyPassword(user.password_hash, input.password))) {
+    await rehash(ctx, user, password);
     await takeBack();
     return user;
   }
@@ -53,6 +71,16 @@ export async function signInWithPassword(
     detail: { method: 'password', reason: user ? 'wrong_password' : 'unknown_email' },
   });
   throw new ValidationError('Failed to authenticate.');
+}
+
+/** Replaces a hash of the typed password by one of its NFKC form (unless it changed meanwhile). */
+async function rehash(ctx: AppContext, user: User, password: string): Promise<void> {
+  await ctx.db
+    .updateTable('users')
+    .set({ password_hash: await hashPassword(password) })
+    .where('id', '=', user.id)
+    .where('password_hash', '=', user.password_hash)
+    .execute();
 }
 
 /**

@@ -9,12 +9,19 @@ import {
 import { findUserByEmail } from '../core/users.js';
 import { isUniqueViolation } from '../db/connect.js';
 import type { User } from '../db/schema.js';
-import { consumeCode, createInviteCodes, findUsableCode, isBlankCode } from '../invites/service.js';
+import {
+  allowTakenEmailAnswer,
+  consumeCode,
+  createInviteCodes,
+  findUsableCode,
+  isBlankCode,
+  type UsableInviteCode,
+} from '../invites/service.js';
 import { isEmail, normalizeEmail } from '../tools/email.js';
 import { newId, newSecret } from '../tools/random.js';
 import { nowString } from '../tools/time.js';
 import { ACCOUNT_LIMITS } from './limits.js';
-import { hashPassword, signUpPasswordError } from './passwords.js';
+import { hashPassword, normalizePassword, signUpPasswordError } from './passwords.js';
 
 const CREATE_FAILED = 'Failed to create record.';
 
@@ -29,7 +36,15 @@ export interface SignUpInput {
 
 const invalidCode = () =>
   new ValidationError(CREATE_FAILED, { inviteCode: fieldError.invalidInviteCode() });
-const takenEmail = () => new ValidationError(CREATE_FAILED, { email: fieldError.notUnique() });
+
+/**
+ * "This email has an account", to someone holding a valid code: only a few times per code and per
+ * inviter, then the code is burnt and the answer is the invalid-code one (docs/decisions/0019).
+ */
+async function takenEmail(ctx: AppContext, invite: UsableInviteCode): Promise<ValidationError> {
+  if (!(await allowTakenEmailAnswer(ctx, invite))) return invalidCode();
+  return new ValidationError(CREATE_FAILED, { email: fieldError.notUnique() });
+}
 
 /**
  * Sign-up in four stages; a failing stage answers with all of its field errors and later stages
@@ -39,11 +54,12 @@ const takenEmail = () => new ValidationError(CREATE_FAILED, { email: fieldError.
 export async function signUp(ctx: AppContext, input: SignUpInput, client: Client): Promise<User> {
   await ctx.limiter.check(ACCOUNT_LIMITS.signUp, client.network);
 
-  // 1. Passwords present and equal; a client may not declare itself verified.
+  // 1. Passwords present and equal (once normalised); a client may not declare itself verified.
+  const password = normalizePassword(input.password);
   const stage1: FieldErrors = {};
-  if (input.password === '') stage1.password = fieldError.required();
+  if (password === '') stage1.password = fieldError.required();
   if (input.passwordConfirm === '') stage1.passwordConfirm = fieldError.required();
-  else if (input.passwordConfirm !== input.password) {
+  else if (normalizePassword(input.passwordConfirm) !== password) {
     stage1.passwordConfirm = fieldError.mismatch();
   }
   if (input.verified === true) stage1.verified = fieldError.mismatch();
@@ -54,7 +70,7 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
   const stage2: FieldErrors = {};
   if (email === '') stage2.email = fieldError.required();
   else if (!isEmail(email)) stage2.email = fieldError.isEmail();
-  const passwordError = signUpPasswordError(input.password);
+  const passwordError = signUpPasswordError(password, { appName: ctx.config.appName, email });
   if (passwordError) stage2.password = passwordError;
   if (isBlankCode(input.inviteCode)) stage2.inviteCode = fieldError.required();
   assertNoFieldErrors(stage2, CREATE_FAILED);
@@ -63,14 +79,15 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
   const invite = await findUsableCode(ctx, input.inviteCode);
   if (!invite) throw invalidCode();
 
-  // 4. The email is new. Checked only after a valid code: nobody without one can probe emails.
-  if (await findUserByEmail(ctx, email)) throw takenEmail();
+  // 4. The email is new. Checked only after a valid code: nobody without one can probe emails, and
+  //    one code can tell only a few times that an email is taken.
+  if (await findUserByEmail(ctx, email)) throw await takenEmail(ctx, invite);
 
   const now = nowString();
   const user: User = {
     id: newId(),
     email,
-    password_hash: await hashPassword(input.password),
+    password_hash: await hashPassword(password),
     token_key: newSecret(),
     verified: 0,
     email_visibility: input.emailVisibility ? 1 : 0,
@@ -94,7 +111,7 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
     // Lost a race on the same email (or, for the bootstrap code, on the one initial user).
     if (isUniqueViolation(error)) {
       if (invite.bootstrap && !(await findUserByEmail(ctx, email))) throw invalidCode();
-      throw takenEmail();
+      throw await takenEmail(ctx, invite);
     }
     throw error;
   }

@@ -125,6 +125,40 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Mail whose link has expired is not sent (docs/decisions/0019): what kind of mail a row is,
+  // when its link dies, and when the worker gave up on it (kept a while for the operator).
+  '0004_outbox_expiry': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('outbox').addColumn('kind', 'text').execute();
+      await db.schema.alterTable('outbox').addColumn('expires_at', 'text').execute();
+      await db.schema.alterTable('outbox').addColumn('expired_at', 'text').execute();
+      await db.schema.createIndex('outbox_expires').on('outbox').column('expires_at').execute();
+    },
+  },
+  // Each time sign-up told a code's holder "this email has an account" (docs/decisions/0019).
+  '0005_taken_email_answers': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('taken_email_answers')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('code_id', 'text', (c) =>
+          c.notNull().references('invite_codes.id').onDelete('cascade'),
+        )
+        .addColumn('owner_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
+        .addColumn('created', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('taken_email_answers_code')
+        .on('taken_email_answers')
+        .column('code_id')
+        .execute();
+      await db.schema
+        .createIndex('taken_email_answers_owner')
+        .on('taken_email_answers')
+        .columns(['owner_id', 'created'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = {

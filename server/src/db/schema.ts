@@ -44,6 +44,21 @@ export interface OutboxTable {
   locked_until: string | null;
   last_error: string | null;
   created: string;
+  /** What the mail is (`verification`, `passwordReset`, `passwordChanged`); null on older rows. */
+  kind: string | null;
+  /** When the link in it dies (the token's exp): not sent after that. null: no expiring link. */
+  expires_at: string | null;
+  /** When the worker found it expired and gave up; such rows are never sent. */
+  expired_at: string | null;
+}
+
+/** One row per "this email has an account" answer given at sign-up to a holder of a code. */
+export interface TakenEmailAnswersTable {
+  id: string;
+  code_id: string;
+  /** The code's owner (the inviter); null for the bootstrap code. */
+  owner_id: string | null;
+  created: string;
 }
 
 /** A signed-in device: every auth token names one (`sid`); ending the row ends the token. */
@@ -84,6 +99,7 @@ export interface Database {
   settings: SettingsTable;
   sessions: SessionsTable;
   security_events: SecurityEventsTable;
+  taken_email_answers: TakenEmailAnswersTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,5 +1,15 @@
 import { HttpError, LOADING_FAILED } from './envelope.js';
 
+/**
+ * Whether a Content-Type header names JSON: `application/json` or any `application/…+json`, with
+ * any parameters (`; charset=utf-8`). Only these reach the API with a body: a browser sends them
+ * cross-site only after a CORS preflight, which the API never grants (docs/decisions/0017).
+ */
+export function isJsonContentType(header: string | undefined): boolean {
+  const mediaType = (header ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  return mediaType === 'application/json' || /^application\/[\w.!#$&^-]+\+json$/.test(mediaType);
+}
+
 type FieldKind = 'string' | 'boolean';
 type Shape = Record<string, FieldKind>;
 type Parsed<S extends Shape> = {

@@ -22,6 +22,7 @@ export const DEFAULT_MESSAGES: Record<number, string> = {
   403: 'You are not allowed to perform this request.',
   404: "The requested resource wasn't found.",
   413: 'Request entity too large.',
+  415: 'Unsupported Content-Type.',
   429: 'Too Many Requests.',
   500: 'Something went wrong while processing your request.',
   503: 'The service is temporarily unavailable. Please try again shortly.',
@@ -64,7 +65,7 @@ export function envelopeOf(error: unknown): Envelope | undefined {
   if (error instanceof HttpError) return envelope(error.status, error.message);
   if (error instanceof UnavailableError || isDatabaseUnavailable(error)) return envelope(503);
   const status = (error as Partial<FastifyError>).statusCode;
-  if (status === 413) return envelope(413);
+  if (status === 413 || status === 415) return envelope(status);
   // Fastify's own refusals of malformed requests (bad content, bad headers).
   if (status !== undefined && status >= 400 && status < 500) return envelope(400, LOADING_FAILED);
   return undefined;

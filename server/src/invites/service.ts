@@ -3,7 +3,7 @@ import type { AppContext } from '../core/context.js';
 import { isUniqueViolation } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { newId } from '../tools/random.js';
-import { nowString } from '../tools/time.js';
+import { fromNow, nowString } from '../tools/time.js';
 import { formatInviteCode, inviteLink, newInviteCode, normalizeInviteCode } from './codes.js';
 
 /** How many codes the initial user's Generate buttons create per press. */
@@ -96,6 +96,67 @@ export async function consumeCode(
     .where('used_at', 'is', null)
     .executeTakeFirst();
   return Number(consumed.numUpdatedRows) === 1;
+}
+
+/**
+ * How often sign-up may tell the holder of a valid code that an email already has an account:
+ * per code, and per inviter (all their codes) in any 24 hours. Past either, the code is burnt
+ * (docs/decisions/0019-enumeration-bounds-and-mail-lifetimes.md).
+ */
+export const TAKEN_EMAIL_ANSWERS = { perCode: 3, perInviterPerDay: 10 } as const;
+const DAY_MS = 24 * 60 * 60_000;
+
+/**
+ * Records that sign-up is about to answer "this email has an account" to someone holding `invite`
+ * and says whether it may. Past the bound it may not: the code is burnt (marked used, by nobody,
+ * so it leaves its owner's list and never works again) and sign-up answers as for an invalid code.
+ * The answers are rows in the database, so the bound holds across restarts and instances; each is
+ * counted before it is checked, so racing requests can only make the bound tighter.
+ */
+export async function allowTakenEmailAnswer(
+  ctx: AppContext,
+  invite: UsableInviteCode,
+): Promise<boolean> {
+  await ctx.db
+    .insertInto('taken_email_answers')
+    .values({ id: newId(), code_id: invite.id, owner_id: invite.ownerId, created: nowString() })
+    .execute();
+  const count = (rows: { n: number | string | bigint } | undefined) => Number(rows?.n ?? 0);
+  const perCode = count(
+    await ctx.db
+      .selectFrom('taken_email_answers')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('code_id', '=', invite.id)
+      .executeTakeFirst(),
+  );
+  const perInviter =
+    invite.ownerId === null
+      ? 0
+      : count(
+          await ctx.db
+            .selectFrom('taken_email_answers')
+            .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+            .where('owner_id', '=', invite.ownerId)
+            .where('created', '>', fromNow(-DAY_MS))
+            .executeTakeFirst(),
+        );
+  if (
+    perCode <= TAKEN_EMAIL_ANSWERS.perCode &&
+    perInviter <= TAKEN_EMAIL_ANSWERS.perInviterPerDay
+  ) {
+    return true;
+  }
+  await ctx.db
+    .updateTable('invite_codes')
+    .set({ used_at: nowString() })
+    .where('id', '=', invite.id)
+    .where('used_at', 'is', null)
+    .execute();
+  ctx.log.warn(
+    { codeId: invite.id, ownerId: invite.ownerId, perCode, perInviter },
+    'invite code burnt: too many sign-ups with emails that already have accounts',
+  );
+  return false;
 }
 
 /** Deletes every code the user owns (used or not), inside the caller's transaction. */

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { newId } from '../tools/random.js';
-import { nowString } from '../tools/time.js';
+import { formatDate, nowString } from '../tools/time.js';
 import type { MailContent } from './compose.js';
 
 /**
@@ -10,7 +10,14 @@ import type { MailContent } from './compose.js';
  */
 export async function enqueueMail(
   trx: Transaction<Database> | Kysely<Database>,
-  mail: MailContent & { to: string; userId: string | null },
+  mail: MailContent & {
+    to: string;
+    userId: string | null;
+    /** What the mail is, for the operator and the logs. */
+    kind: string;
+    /** When its link dies (the token's expiry): the worker does not send it after that. */
+    expiresAt?: Date;
+  },
 ): Promise<void> {
   const now = nowString();
   await trx
@@ -26,6 +33,9 @@ export async function enqueueMail(
       locked_until: null,
       last_error: null,
       created: now,
+      kind: mail.kind,
+      expires_at: mail.expiresAt ? formatDate(mail.expiresAt) : null,
+      expired_at: null,
     })
     .execute();
 }

@@ -7,12 +7,17 @@ import type { MailTransport } from './transport.js';
 const BATCH = 20;
 const LOCK_MS = 2 * 60_000;
 const MAX_BACKOFF_MS = 60 * 60_000;
+/** How long a row whose link expired unsent is kept for the operator before it is deleted. */
+export const EXPIRED_KEPT_MS = 7 * 24 * 60 * 60_000;
 
 /**
  * Sends the outbox. Woken right after a commit that queued mail, and every `pollMs` for retries
  * and for mail queued by other instances. A row is claimed with a conditional update (so several
  * instances never send the same row twice at once), deleted once sent, and on failure kept with
- * an exponential backoff: a mail server that is down delays mail, it never loses it.
+ * an exponential backoff: a mail server that is down delays mail, it never loses it. A row whose
+ * link has expired (`expires_at`) is never sent: it is marked `expired_at`, its bodies (holding the
+ * dead link) are emptied, and it is kept for the operator for EXPIRED_KEPT_MS, then deleted
+ * (docs/decisions/0019).
  */
 export class MailWorker {
   private timer: NodeJS.Timeout | undefined;
@@ -62,12 +67,14 @@ export class MailWorker {
 
   private async pass(): Promise<void> {
     try {
+      await this.expire();
       for (;;) {
         const now = nowString();
         const due = await this.db
           .selectFrom('outbox')
           .selectAll()
           .where('next_attempt_at', '<=', now)
+          .where('expired_at', 'is', null)
           .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
           .orderBy('next_attempt_at')
           .limit(BATCH)
@@ -83,15 +90,48 @@ export class MailWorker {
     }
   }
 
+  /** Marks the unlocked rows whose link has expired, and deletes those kept long enough. */
+  private async expire(): Promise<void> {
+    const now = nowString();
+    const expired = await this.db
+      .updateTable('outbox')
+      .set({ expired_at: now, locked_until: null, text_body: '', html_body: '' })
+      .where('expires_at', '<=', now)
+      .where('expired_at', 'is', null)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+      .returning(['id', 'kind', 'attempts', 'last_error'])
+      .execute();
+    for (const mail of expired) {
+      this.options.log.warn(
+        { mailId: mail.id, kind: mail.kind, attempts: mail.attempts, err: mail.last_error },
+        'mail not sent: its link expired first',
+      );
+    }
+    await this.db
+      .deleteFrom('outbox')
+      .where('expired_at', '<=', fromNow(-EXPIRED_KEPT_MS))
+      .execute();
+  }
+
   private async deliver(mail: OutboxMail): Promise<void> {
     const now = nowString();
     const claimed = await this.db
       .updateTable('outbox')
       .set({ locked_until: fromNow(LOCK_MS) })
       .where('id', '=', mail.id)
+      .where('expired_at', 'is', null)
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) return;
+    // Expired between the select and the claim: release it for expire() (next pass), unsent.
+    if (mail.expires_at !== null && mail.expires_at <= nowString()) {
+      await this.db
+        .updateTable('outbox')
+        .set({ locked_until: null })
+        .where('id', '=', mail.id)
+        .execute();
+      return;
+    }
 
     try {
       await this.transport.send({
