@@ -1,5 +1,12 @@
 import type { Database } from './schema.js';
-import { sql, type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import {
+  sql,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+  Migrator,
+} from 'kysely';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL. Kept in code (not files on disk) so the
@@ -166,8 +173,20 @@ const provider: MigrationProvider = {
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  await migrate(db, (migrator) => migrator.migrateToLatest());
+}
+
+/** Brings a database exactly to `name` (upgrade tests start from an older schema this way). */
+export async function migrateTo(db: Kysely<Database>, name: string): Promise<void> {
+  await migrate(db, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(
+  db: Kysely<Database>,
+  run: (migrator: Migrator) => Promise<MigrationResultSet>,
+): Promise<void> {
   const migrator = new Migrator({ db: db as unknown as Kysely<unknown>, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(migrator);
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     const name = failed ? ` (${failed.migrationName})` : '';

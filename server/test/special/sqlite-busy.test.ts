@@ -83,9 +83,13 @@ describe('a SQLite write lock held by another process', () => {
       expect(ready.headers['retry-after']).toBeDefined();
       expect(readyMs).toBeLessThan(1500);
 
-      // Reads do not need the write lock (WAL): signing in still works.
+      // Reads do not need the write lock (WAL): a signed-in member's pages still load. Signing
+      // in writes (it opens a session), so it waits like any write.
       const initial = await t.initialUser();
-      expect((await t.login(initial.email, initial.password)).status).toBe(200);
+      expect((await t.get(PATHS.codes, initial.token)).status).toBe(200);
+      const login = await t.login(initial.email, initial.password);
+      expect(login.status).toBe(503);
+      expect(login.body).toEqual(UNAVAILABLE);
 
       await lock.release();
       released = true;

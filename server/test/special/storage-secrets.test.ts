@@ -5,8 +5,11 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { backupDatabase } from '../../src/cli.js';
+import { openDatabase } from '../../src/db/connect.js';
+import { migrateTo } from '../../src/db/migrations.js';
 import { signJwt } from '../../src/tools/jwt.js';
 import { PATHS } from '../support/contract.js';
+import { jwtPayload } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -16,8 +19,11 @@ import { startTestServer, type TestServer } from '../support/server.js';
 const DAY = 24 * 60 * 60;
 const modeOf = (file: string) => statSync(file).mode & 0o777;
 
-/** An auth token for `user`, signed as the server signs them, with the given server secret. */
-function forge(user: { id: string; token_key: string }, serverSecret: string): string {
+/**
+ * An auth token for `user` on one of their sessions, signed as the server signs them, with the
+ * given server secret.
+ */
+function forge(user: { id: string; token_key: string; sid: string }, serverSecret: string): string {
   return signJwt(
     {
       collectionId: '_pb_users_auth_',
@@ -25,6 +31,7 @@ function forge(user: { id: string; token_key: string }, serverSecret: string): s
       id: user.id,
       type: 'auth',
       refreshable: true,
+      sid: user.sid,
     },
     user.token_key + serverSecret,
   );
@@ -61,16 +68,18 @@ describe('the signing secret is not in the database (SQLite)', () => {
       )
       .get(member.id)!;
     copy.close();
+    // Sessions are in the copy too: the forger picks a live one.
+    const forged = { ...row, sid: jwtPayload(member.token).sid as string };
 
     // Everything in the copy, as a secret or as the master a secret is derived from.
     const candidates = ['', ...settings.flatMap(({ value }) => [value, derived(value)])];
     for (const candidate of candidates) {
-      const res = await t.post(PATHS.refresh, {}, forge(row, candidate));
+      const res = await t.post(PATHS.refresh, {}, forge(forged, candidate));
       expect(res.status, `forged with ${JSON.stringify(candidate)} from the copy`).toBe(401);
     }
     // The same forgery with the secret file succeeds: the method is right, the copy lacks the key.
     const secret = readFileSync(path.join(t.dataDir, 'secret.key'), 'utf8').trim();
-    expect((await t.post(PATHS.refresh, {}, forge(row, derived(secret)))).status).toBe(200);
+    expect((await t.post(PATHS.refresh, {}, forge(forged, derived(secret)))).status).toBe(200);
   });
 
   it('the data directory is 0700; the database, its WAL, the secret file and backups are 0600', async () => {
@@ -93,19 +102,20 @@ describe('the signing secret is not in the database (SQLite)', () => {
   });
 
   it('an upgrade removes the token secrets an older version kept in the settings table', async () => {
-    const t = await start();
-    await t.stop();
-    const file = path.join(t.dataDir, 'gatehouse.db');
-    const old = new SQLite(file);
+    // A database as the last version that kept secrets left it: migrated up to 0002, with them.
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gh-upgrade-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const old = openDatabase({ dataDir, databaseUrl: undefined });
+    await migrateTo(old.db, '0002_sessions_and_security_events');
     for (const type of ['auth', 'verification', 'passwordReset']) {
-      old
-        .prepare('INSERT INTO settings (key, value) VALUES (?, ?)')
-        .run(`token_secret.${type}`, 's');
+      await old.db
+        .insertInto('settings')
+        .values({ key: `token_secret.${type}`, value: 's' })
+        .execute();
     }
-    old.prepare("DELETE FROM kysely_migration WHERE name LIKE '0002%'").run();
-    old.close();
-    await t.start();
-    const db = new SQLite(file, { readonly: true });
+    await old.close();
+    await start({ DATA_DIR: dataDir });
+    const db = new SQLite(path.join(dataDir, 'gatehouse.db'), { readonly: true });
     const left = db.prepare("SELECT key FROM settings WHERE key LIKE 'token_secret%'").all();
     db.close();
     expect(left).toEqual([]);
