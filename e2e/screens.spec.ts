@@ -1,7 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
-  generateCodes,
-  inviteCodes,
+  inviteCodeSource,
   newPassword,
   signUpUnverified,
   signUpVerified,
@@ -39,18 +38,7 @@ const initial: Member = (() => {
 })();
 
 /** One unused invite code of the initial user's (who makes more when they run out). */
-const handedOut = new Set<string>();
-async function spareCode(): Promise<string> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const code = (await inviteCodes(ORIGIN, initial)).find((c) => !handedOut.has(c));
-    if (code) {
-      handedOut.add(code);
-      return code;
-    }
-    await generateCodes(ORIGIN, initial);
-  }
-  throw new Error('No invite code left for the screen tests');
-}
+const spareCode = inviteCodeSource(ORIGIN, initial);
 
 /**
  * Stops the page's clock (Date) while timers keep running: a countdown screen holds still for a
