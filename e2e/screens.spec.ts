@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
-  generateCodes,
-  inviteCodes,
+  inviteCodeSource,
+  logIn,
   newPassword,
   signUpUnverified,
   signUpVerified,
@@ -11,7 +11,7 @@ import {
 } from './support/api';
 import { checkScreen, expectScreenTitle } from './support/checks';
 import { e2eEnv } from './support/env';
-import { linkIn, RESET_SUBJECT, waitForMail } from './support/mail';
+import { EMAIL_CHANGE_SUBJECT, linkIn, RESET_SUBJECT, waitForMail } from './support/mail';
 import {
   control,
   expectHomeScreen,
@@ -39,18 +39,7 @@ const initial: Member = (() => {
 })();
 
 /** One unused invite code of the initial user's (who makes more when they run out). */
-const handedOut = new Set<string>();
-async function spareCode(): Promise<string> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const code = (await inviteCodes(ORIGIN, initial)).find((c) => !handedOut.has(c));
-    if (code) {
-      handedOut.add(code);
-      return code;
-    }
-    await generateCodes(ORIGIN, initial);
-  }
-  throw new Error('No invite code left for the screen tests');
-}
+const spareCode = inviteCodeSource(ORIGIN, initial);
 
 /**
  * Stops the page's clock (Date) while timers keep running: a countdown screen holds still for a
@@ -369,6 +358,134 @@ test.describe('signed-in screens', () => {
   });
 });
 
+/** Where an element sits on the page (not the viewport, which scrolls), and its size. */
+async function pageBox(locator: ReturnType<Page['getByRole']>) {
+  return locator.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.x + window.scrollX, y: r.y + window.scrollY, w: r.width, h: r.height };
+  });
+}
+
+test.describe('Settings and Confirm New Email', () => {
+  test('Settings: every card, its messages and busy labels', async ({ page }) => {
+    const member = await signUpVerified(ORIGIN, await spareCode(), 'settings');
+    await logInThroughUi(page, member.email, member.password);
+    await control(page, 'View Profile').click();
+    await control(page, 'Settings').click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeFocused();
+    await expectScreenTitle(page, 'Settings · Gatehouse');
+    for (const name of ['Password', 'Email', 'Signed-In Devices', 'Recent Activity', 'Your Data']) {
+      await expect(
+        page.getByRole('region', { name }).getByRole('heading', { level: 2, name }),
+      ).toBeVisible();
+    }
+    await expect(page.getByText('This device')).toBeVisible();
+    await expect(page.getByText(/^Signed in from Chrome on Linux, /).first()).toBeVisible();
+    await checkScreen(page, 'Settings');
+
+    // Password: the browser's checks, then the server's answer to a wrong current password.
+    const password = page.getByRole('region', { name: 'Password' });
+    const next = newPassword();
+    await password.getByLabel('Current Password', { exact: true }).fill('not-my-password');
+    await password.getByLabel('New Password', { exact: true }).fill(next);
+    await password.getByLabel('Confirm New Password', { exact: true }).fill(`${next}x`);
+    await password.getByRole('button', { name: 'Change Password' }).click();
+    await expect(page.getByText('Passwords do not match')).toBeVisible();
+    await password.getByLabel('Confirm New Password', { exact: true }).fill(next);
+    const hold = await holdRequests(page, `/api/collections/users/records/${member.id}`);
+    await password.getByRole('button', { name: 'Change Password' }).click();
+    await hold.arrived;
+    await expect(password.getByRole('button', { name: 'Changing...' })).toBeDisabled();
+    await hold.release();
+    await expect(page.getByText('Current password is incorrect.')).toBeVisible();
+    await checkScreen(page, 'Settings: wrong current password');
+
+    // Email: the link is sent.
+    const email = page.getByRole('region', { name: 'Email' });
+    const newEmail = uniqueEmail('settings-new');
+    await email.getByLabel('New Email', { exact: true }).fill(newEmail);
+    const sending = await holdRequests(page, '/api/collections/users/request-email-change');
+    await email.getByRole('button', { name: 'Send Confirmation Link' }).click();
+    await sending.arrived;
+    await expect(email.getByRole('button', { name: 'Sending...' })).toBeDisabled();
+    await sending.release();
+    await expect(page.getByText(`Check ${newEmail} for a confirmation link.`)).toBeVisible();
+    await checkScreen(page, 'Settings: confirmation link sent');
+  });
+
+  test('Settings: a busy label does not move the layout', async ({ page }) => {
+    const member = await signUpVerified(ORIGIN, await spareCode(), 'busy');
+    await logInThroughUi(page, member.email, member.password);
+    for (const viewport of [
+      { width: 360, height: 740 },
+      { width: 1280, height: 800 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.goto('/settings');
+      await page.getByLabel('New Email', { exact: true }).fill(uniqueEmail('busy'));
+      const button = page.getByRole('button', { name: 'Send Confirmation Link' });
+      const before = await pageBox(button);
+      const hold = await holdRequests(page, '/api/collections/users/request-email-change');
+      await button.click();
+      await hold.arrived;
+      const busy = await pageBox(page.getByRole('button', { name: 'Sending...' }));
+      await hold.release();
+      expect(busy, `${viewport.width} px`).toEqual(before);
+    }
+  });
+
+  test('Confirm New Email: the screen, a bad link, and success counting down 3 seconds', async ({
+    page,
+  }) => {
+    await page.goto('/confirm-email-change?token=not-a-real-token');
+    await expect(page.getByRole('heading', { level: 1, name: 'Confirm New Email' })).toBeFocused();
+    await expectScreenTitle(page, 'Confirm New Email · Gatehouse');
+    await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'password');
+    await checkScreen(page, 'Confirm New Email');
+    await page.getByLabel('Password', { exact: true }).fill('whatever-password');
+    await page.getByRole('button', { name: 'Confirm Email Change' }).click();
+    await expect(page.getByText('This link is invalid or has expired.')).toBeVisible();
+    await checkScreen(page, 'Confirm New Email: invalid link');
+
+    const member = await signUpVerified(ORIGIN, await spareCode(), 'confirm');
+    const newEmail = uniqueEmail('confirm-new');
+    await fetch(`${ORIGIN}/api/collections/users/request-email-change`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: await logIn(ORIGIN, member),
+      },
+      body: JSON.stringify({ newEmail }),
+    });
+    const link = linkIn(
+      await waitForMail(newEmail, EMAIL_CHANGE_SUBJECT),
+      `${ORIGIN}/confirm-email-change?token=`,
+    );
+    await page.goto(link);
+    await page.getByLabel('Password', { exact: true }).fill('not-my-password');
+    await page.getByRole('button', { name: 'Confirm Email Change' }).click();
+    await expect(page.getByText('Missing or invalid auth record password.')).toBeVisible();
+    await checkScreen(page, 'Confirm New Email: wrong password');
+
+    const clock = await holdClock(page);
+    await page.getByLabel('Password', { exact: true }).fill(member.password);
+    const hold = await holdRequests(page, '/api/collections/users/confirm-email-change');
+    await page.getByRole('button', { name: 'Confirm Email Change' }).click();
+    await hold.arrived;
+    await expect(page.getByRole('button', { name: 'Confirming...' })).toBeDisabled();
+    await hold.release();
+    await expect(
+      page.getByText('Email changed. Please sign in with your new email.'),
+    ).toBeVisible();
+    await checkScreen(page, 'Confirm New Email: changed');
+    await clock.advance(2_000);
+    await expect(page.getByText(/\b1 second\b/)).toBeVisible();
+    await expect(loginHeading(page)).toHaveCount(0);
+    await clock.advance(1_000);
+    await expectLoginScreen(page);
+  });
+});
+
 test.describe("What's New when the release notes are empty or fail", () => {
   test('empty', async ({ page }) => {
     await page.route(
@@ -483,6 +600,8 @@ test.describe('sessions, redirects and titles', () => {
     await visit('home', '/home', 'Welcome!');
     await visit('profile', '/profile', /.+/);
     await visit("what's new", '/whats-new', "What's New");
+    await visit('settings', '/settings', 'Settings');
+    await visit('confirm new email', '/confirm-email-change?token=abc', 'Confirm New Email');
     expect(titles.get('login')).toBe('Sign in · Gatehouse');
     const seen = [...titles.values()];
     expect(new Set(seen).size, `titles: ${JSON.stringify(Object.fromEntries(titles))}`).toBe(
@@ -536,5 +655,68 @@ test.describe('keyboard only', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(
       `${ORIGIN}/signup?code=`,
     );
+  });
+});
+
+test.describe('keyboard only: Settings and Confirm New Email', () => {
+  async function tabTo(page: Page, target: ReturnType<Page['getByRole']>, most = 30) {
+    for (
+      let i = 0;
+      i < most && !(await target.evaluate((el) => el === document.activeElement));
+      i++
+    ) {
+      await page.keyboard.press('Tab');
+    }
+    await expect(target).toBeFocused();
+  }
+
+  test('change the password and download the data without a mouse', async ({ page, browser }) => {
+    const member = await signUpVerified(ORIGIN, await spareCode(), 'keys');
+    const other = await browser.newContext({ baseURL: ORIGIN });
+    try {
+      await logInThroughUi(await other.newPage(), member.email, member.password);
+      await logInThroughUi(page, member.email, member.password);
+      await tabTo(page, page.getByRole('button', { name: 'View Profile' }));
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeFocused();
+      await tabTo(page, page.getByRole('button', { name: 'Settings' }));
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeFocused();
+
+      // The first Tab from the heading lands on the first field of the first card.
+      await page.keyboard.press('Tab');
+      await expect(page.getByLabel('Current Password')).toBeFocused();
+      await page.keyboard.type(member.password);
+      const next = newPassword();
+      await page.keyboard.press('Tab');
+      await expect(page.getByLabel('New Password', { exact: true })).toBeFocused();
+      await page.keyboard.type(next);
+      await page.keyboard.press('Tab');
+      await expect(page.getByLabel('Confirm New Password')).toBeFocused();
+      await page.keyboard.type(next);
+      await page.keyboard.press('Enter');
+      await expect(
+        page.getByText('Password changed. Your other devices have been signed out.'),
+      ).toBeVisible();
+
+      await tabTo(page, page.getByRole('button', { name: 'Download My Data' }), 40);
+      const downloading = page.waitForEvent('download');
+      await page.keyboard.press('Enter');
+      expect((await downloading).suggestedFilename()).toBe(`gatehouse-export-${member.id}.json`);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('confirm an email change without a mouse', async ({ page }) => {
+    await page.goto('/confirm-email-change?token=not-a-real-token');
+    await expect(page.getByRole('heading', { level: 1, name: 'Confirm New Email' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.getByLabel('Password')).toBeFocused();
+    await page.keyboard.type('whatever-password');
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('This link is invalid or has expired.')).toBeVisible();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Confirm Email Change' })).toBeFocused();
   });
 });

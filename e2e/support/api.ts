@@ -123,3 +123,25 @@ export interface ChangelogEntry {
 export async function changelog(base: string): Promise<ChangelogEntry[]> {
   return call<ChangelogEntry[]>(base, 'GET', '/changelog.json');
 }
+
+/**
+ * Hands out unused invite codes of `initial` (the initial user) one at a time, making 5 more when
+ * they run out: each call gives a code no earlier call gave.
+ */
+export function inviteCodeSource(
+  base: string,
+  initial: { email: string; password: string },
+): () => Promise<string> {
+  const handedOut = new Set<string>();
+  return async () => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const code = (await inviteCodes(base, initial)).find((c) => !handedOut.has(c));
+      if (code) {
+        handedOut.add(code);
+        return code;
+      }
+      await generateCodes(base, initial);
+    }
+    throw new Error('No invite code left to hand out');
+  };
+}

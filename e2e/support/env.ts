@@ -10,7 +10,7 @@ export interface AppServer {
 }
 
 /** Each spec file that needs an untouched database gets a server of its own. */
-export type ServerName = 'journey' | 'screens';
+export type ServerName = 'journey' | 'screens' | 'settings';
 
 export interface E2EEnv {
   servers: Record<ServerName, AppServer>;

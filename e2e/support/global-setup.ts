@@ -16,7 +16,7 @@ import { parseMail } from '../../server/test/support/mime';
  */
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-const SERVER_NAMES: ServerName[] = ['journey', 'screens'];
+const SERVER_NAMES: ServerName[] = ['journey', 'screens', 'settings'];
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   for (const built of ['server/dist/main.js', 'web/dist/index.html']) {
@@ -45,9 +45,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     }
     const env: E2EEnv = { servers, mailDir };
     process.env[ENV_KEY] = JSON.stringify(env);
-    // The journey walks the bootstrap link itself; the screen tests start with an initial user.
-    const code = new URL(servers.screens.bootstrapLink).searchParams.get('code') ?? '';
-    servers.screens.initial = await signUpVerified(servers.screens.url, code, 'initial');
+    // The journey walks the bootstrap link itself; the screen and settings tests start with an
+    // initial user (whose invite codes bring in the members they need).
+    for (const name of ['screens', 'settings'] as const) {
+      const code = new URL(servers[name].bootstrapLink).searchParams.get('code') ?? '';
+      servers[name].initial = await signUpVerified(servers[name].url, code, 'initial');
+    }
     process.env[ENV_KEY] = JSON.stringify(env);
   } catch (error) {
     await teardown();

@@ -58,3 +58,6 @@ export function linkIn(mail: CapturedMail, prefix: string): string {
 
 export const VERIFY_SUBJECT = 'Verify your Gatehouse email';
 export const RESET_SUBJECT = 'Reset your Gatehouse password';
+export const EMAIL_CHANGE_SUBJECT = 'Confirm your new Gatehouse email';
+export const PASSWORD_CHANGED_SUBJECT = 'Your Gatehouse password was changed';
+export const EMAIL_CHANGED_SUBJECT = 'Your Gatehouse email was changed';

@@ -11,9 +11,11 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as AuthRouteImport } from './routes/_auth'
 import { Route as GuestRouteImport } from './routes/_guest'
+import { Route as ConfirmEmailChangeRouteImport } from './routes/confirm-email-change'
 import { Route as WhatsNewRouteImport } from './routes/whats-new'
 import { Route as AuthHomeRouteImport } from './routes/_auth/home'
 import { Route as AuthProfileRouteImport } from './routes/_auth/profile'
+import { Route as AuthSettingsRouteImport } from './routes/_auth/settings'
 import { Route as GuestIndexRouteImport } from './routes/_guest/index'
 import { Route as GuestForgotPasswordRouteImport } from './routes/_guest/forgot-password'
 import { Route as GuestResetPasswordRouteImport } from './routes/_guest/reset-password'
@@ -26,6 +28,11 @@ const AuthRoute = AuthRouteImport.update({
 } as any)
 const GuestRoute = GuestRouteImport.update({
   id: '/_guest',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ConfirmEmailChangeRoute = ConfirmEmailChangeRouteImport.update({
+  id: '/confirm-email-change',
+  path: '/confirm-email-change',
   getParentRoute: () => rootRouteImport,
 } as any)
 const WhatsNewRoute = WhatsNewRouteImport.update({
@@ -41,6 +48,11 @@ const AuthHomeRoute = AuthHomeRouteImport.update({
 const AuthProfileRoute = AuthProfileRouteImport.update({
   id: '/profile',
   path: '/profile',
+  getParentRoute: () => AuthRoute,
+} as any)
+const AuthSettingsRoute = AuthSettingsRouteImport.update({
+  id: '/settings',
+  path: '/settings',
   getParentRoute: () => AuthRoute,
 } as any)
 const GuestIndexRoute = GuestIndexRouteImport.update({
@@ -71,9 +83,11 @@ const GuestVerifyEmailRoute = GuestVerifyEmailRouteImport.update({
 
 export interface FileRoutesByFullPath {
   '/': typeof GuestIndexRoute
+  '/confirm-email-change': typeof ConfirmEmailChangeRoute
   '/whats-new': typeof WhatsNewRoute
   '/home': typeof AuthHomeRoute
   '/profile': typeof AuthProfileRoute
+  '/settings': typeof AuthSettingsRoute
   '/forgot-password': typeof GuestForgotPasswordRoute
   '/reset-password': typeof GuestResetPasswordRoute
   '/signup': typeof GuestSignupRoute
@@ -81,9 +95,11 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof GuestIndexRoute
+  '/confirm-email-change': typeof ConfirmEmailChangeRoute
   '/whats-new': typeof WhatsNewRoute
   '/home': typeof AuthHomeRoute
   '/profile': typeof AuthProfileRoute
+  '/settings': typeof AuthSettingsRoute
   '/forgot-password': typeof GuestForgotPasswordRoute
   '/reset-password': typeof GuestResetPasswordRoute
   '/signup': typeof GuestSignupRoute
@@ -93,9 +109,11 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/_auth': typeof AuthRouteWithChildren
   '/_guest': typeof GuestRouteWithChildren
+  '/confirm-email-change': typeof ConfirmEmailChangeRoute
   '/whats-new': typeof WhatsNewRoute
   '/_auth/home': typeof AuthHomeRoute
   '/_auth/profile': typeof AuthProfileRoute
+  '/_auth/settings': typeof AuthSettingsRoute
   '/_guest/forgot-password': typeof GuestForgotPasswordRoute
   '/_guest/reset-password': typeof GuestResetPasswordRoute
   '/_guest/signup': typeof GuestSignupRoute
@@ -106,9 +124,11 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/confirm-email-change'
     | '/whats-new'
     | '/home'
     | '/profile'
+    | '/settings'
     | '/forgot-password'
     | '/reset-password'
     | '/signup'
@@ -116,9 +136,11 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/confirm-email-change'
     | '/whats-new'
     | '/home'
     | '/profile'
+    | '/settings'
     | '/forgot-password'
     | '/reset-password'
     | '/signup'
@@ -127,9 +149,11 @@ export interface FileRouteTypes {
     | '__root__'
     | '/_auth'
     | '/_guest'
+    | '/confirm-email-change'
     | '/whats-new'
     | '/_auth/home'
     | '/_auth/profile'
+    | '/_auth/settings'
     | '/_guest/forgot-password'
     | '/_guest/reset-password'
     | '/_guest/signup'
@@ -140,6 +164,7 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   AuthRoute: typeof AuthRouteWithChildren
   GuestRoute: typeof GuestRouteWithChildren
+  ConfirmEmailChangeRoute: typeof ConfirmEmailChangeRoute
   WhatsNewRoute: typeof WhatsNewRoute
 }
 
@@ -157,6 +182,13 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof GuestRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/confirm-email-change': {
+      id: '/confirm-email-change'
+      path: '/confirm-email-change'
+      fullPath: '/confirm-email-change'
+      preLoaderRoute: typeof ConfirmEmailChangeRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/whats-new': {
@@ -178,6 +210,13 @@ declare module '@tanstack/react-router' {
       path: '/profile'
       fullPath: '/profile'
       preLoaderRoute: typeof AuthProfileRouteImport
+      parentRoute: typeof AuthRoute
+    }
+    '/_auth/settings': {
+      id: '/_auth/settings'
+      path: '/settings'
+      fullPath: '/settings'
+      preLoaderRoute: typeof AuthSettingsRouteImport
       parentRoute: typeof AuthRoute
     }
     '/_guest/': {
@@ -221,11 +260,13 @@ declare module '@tanstack/react-router' {
 interface AuthRouteChildren {
   AuthHomeRoute: typeof AuthHomeRoute
   AuthProfileRoute: typeof AuthProfileRoute
+  AuthSettingsRoute: typeof AuthSettingsRoute
 }
 
 const AuthRouteChildren: AuthRouteChildren = {
   AuthHomeRoute: AuthHomeRoute,
   AuthProfileRoute: AuthProfileRoute,
+  AuthSettingsRoute: AuthSettingsRoute,
 }
 
 const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)
@@ -251,6 +292,7 @@ const GuestRouteWithChildren = GuestRoute._addFileChildren(GuestRouteChildren)
 const rootRouteChildren: RootRouteChildren = {
   AuthRoute: AuthRouteWithChildren,
   GuestRoute: GuestRouteWithChildren,
+  ConfirmEmailChangeRoute: ConfirmEmailChangeRoute,
   WhatsNewRoute: WhatsNewRoute,
 }
 export const routeTree = rootRouteImport

@@ -20,7 +20,7 @@ export function createAppRouter({
   queryClient: QueryClient;
   history?: RouterHistory;
 }) {
-  return createRouter({
+  const router = createRouter({
     routeTree,
     history,
     context: { auth, queryClient },
@@ -37,6 +37,13 @@ export function createAppRouter({
     parseSearch: parseSearchWith((value) => value),
     stringifySearch: stringifySearchWith(JSON.stringify),
   });
+  // A signed-in request got 401: the session was ended elsewhere, and `auth` has ended the local
+  // one. The guards decide again, so a signed-in screen gives way to the login screen (open
+  // screens such as What's New or the email-change link stay), then the member's data is dropped.
+  auth.onSessionExpired(() => {
+    void router.invalidate().then(() => queryClient.clear());
+  });
+  return router;
 }
 
 declare module '@tanstack/react-router' {

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { useRouteContext } from '@tanstack/react-router';
+import type PocketBase from 'pocketbase';
 import { readStoredSession, storedUser, type UserRecord } from './session';
 
 /**
@@ -10,6 +11,11 @@ import { readStoredSession, storedUser, type UserRecord } from './session';
  * that fails, or when the account is not verified), so guards decide on a confirmed session and a
  * signed-in user never sees the login screen flash. The SDK is loaded on first use only, so the
  * first screen of a visitor does not download it.
+ *
+ * It also watches every answer of the API (the SDK's `afterSend`, see `lib/pb.ts`): a request made
+ * with the current token that gets 401 means the session ended elsewhere, so the local one ends
+ * too and `onSessionExpired` listeners are told (the app then leaves signed-in screens); a fresh
+ * token in `X-Gatehouse-Token` (after a password change) replaces the stored one.
  */
 export interface Auth {
   ready(): Promise<void>;
@@ -18,15 +24,76 @@ export interface Auth {
   isAuthenticated(): boolean;
   /** Signs in. An unverified account gets no session and `unverified` is returned. */
   signIn(email: string, password: string): Promise<'ok' | 'unverified'>;
+  /** Ends the session on the server (`POST /api/gatehouse/logout`), then here, even if that fails. */
   signOut(): Promise<void>;
   /** Calls `onChange` whenever the session changes (in this tab or another). */
   subscribe(onChange: () => void): () => void;
+  /**
+   * Calls `onExpired` after a signed-in request was refused with 401 (the session was ended
+   * elsewhere); the local session has already been ended.
+   */
+  onSessionExpired(onExpired: () => void): () => void;
 }
 
-const loadClient = () => import('./pb');
+/** The header with this device's new token after a password change (docs/api.md). */
+export const FRESH_TOKEN_HEADER = 'X-Gatehouse-Token';
+
+const expiredListeners = new Set<() => void>();
+/** Requests of the session's owner itself (refresh, logout) that handle their own 401. */
+let ownRequests = 0;
+let watching = false;
+
+const loadClient = async () => {
+  const client = await import('./pb');
+  if (!watching) {
+    watching = true;
+    client.onResponse((response, data, sentToken) =>
+      watchAnswer(client.pb, response, data, sentToken),
+    );
+  }
+  return client;
+};
+
+function watchAnswer(pb: PocketBase, response: Response, data: unknown, sentToken: string) {
+  // Only answers to this session's own requests count (not a guest's, not an older session's).
+  if (!sentToken || sentToken !== pb.authStore.token) return;
+  if (response.status === 401) {
+    if (ownRequests > 0) return;
+    pb.authStore.clear();
+    for (const listener of [...expiredListeners]) listener();
+    return;
+  }
+  const fresh = response.ok ? response.headers.get(FRESH_TOKEN_HEADER) : null;
+  if (!fresh) return;
+  const current = pb.authStore.record;
+  const answered = data && typeof data === 'object' ? (data as Partial<UserRecord>) : null;
+  const record = current && answered?.id === current.id ? { ...current, ...answered } : current;
+  pb.authStore.save(fresh, record);
+}
+
+async function ownRequest<T>(request: () => Promise<T>): Promise<T> {
+  ownRequests += 1;
+  try {
+    return await request();
+  } finally {
+    ownRequests -= 1;
+  }
+}
 
 async function endSession(): Promise<void> {
   const { pb } = await loadClient();
+  pb.authStore.clear();
+}
+
+async function signOut(): Promise<void> {
+  const { pb } = await loadClient();
+  if (pb.authStore.isValid) {
+    try {
+      await ownRequest(() => pb.send('/api/gatehouse/logout', { method: 'POST' }));
+    } catch {
+      // Unreachable server, or a session already ended: it ends here all the same.
+    }
+  }
   pb.authStore.clear();
 }
 
@@ -36,7 +103,7 @@ async function confirmStoredSession(): Promise<void> {
   let confirmed = false;
   if (pb.authStore.isValid) {
     try {
-      const { record } = await pb.collection('users').authRefresh<UserRecord>();
+      const { record } = await ownRequest(() => pb.collection('users').authRefresh<UserRecord>());
       confirmed = record.verified;
     } catch {
       // A revoked or unknown token: the session ends below.
@@ -72,7 +139,7 @@ export function createAuth(): Auth {
       await endSession();
       return 'unverified';
     },
-    signOut: endSession,
+    signOut,
     subscribe(onChange) {
       let unsubscribe: (() => void) | undefined;
       let closed = false;
@@ -85,6 +152,12 @@ export function createAuth(): Auth {
       return () => {
         closed = true;
         unsubscribe?.();
+      };
+    },
+    onSessionExpired(onExpired) {
+      expiredListeners.add(onExpired);
+      return () => {
+        expiredListeners.delete(onExpired);
       };
     },
   };

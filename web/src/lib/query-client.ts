@@ -1,8 +1,16 @@
 import { QueryClient, type DefaultOptions } from '@tanstack/react-query';
 
+const MAX_RETRIES = 3;
+
+/** A refused session (401) is not retried: the session's owner has already ended it. */
+function shouldRetry(failureCount: number, error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  return status !== 401 && failureCount < MAX_RETRIES;
+}
+
 export const queryDefaults = {
   queries: {
-    retry: 3,
+    retry: shouldRetry,
     retryDelay: (attempt: number) => Math.min(1000 * 2 ** attempt, 30_000),
     gcTime: 5 * 60 * 1000,
   },

@@ -4,13 +4,20 @@ import { cn } from './cn';
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
   hint?: string;
+  /**
+   * A message about this field, shown under it and announced (the region is always there, so a
+   * screen reader hears it appear). Marks the input invalid while it is set.
+   */
+  error?: string | null;
   ref?: Ref<HTMLInputElement>;
 }
 
-export function Field({ label, hint, className, id, ...input }: FieldProps) {
+export function Field({ label, hint, error, className, id, ...input }: FieldProps) {
   const generated = useId();
   const inputId = id ?? generated;
   const hintId = hint ? `${inputId}-hint` : undefined;
+  const errorId = error === undefined ? undefined : `${inputId}-error`;
+  const describedBy = [hintId, error ? errorId : undefined].filter(Boolean).join(' ') || undefined;
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={inputId} className="text-sm font-medium text-slate-800 dark:text-slate-200">
@@ -18,7 +25,7 @@ export function Field({ label, hint, className, id, ...input }: FieldProps) {
       </label>
       <input
         id={inputId}
-        aria-describedby={hintId}
+        aria-describedby={describedBy}
         className={cn(
           'min-h-11 w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-500',
           'focus-visible:border-blue-700 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-700',
@@ -26,10 +33,16 @@ export function Field({ label, hint, className, id, ...input }: FieldProps) {
           className,
         )}
         {...input}
+        aria-invalid={error ? true : input['aria-invalid']}
       />
       {hint ? (
         <p id={hintId} className="text-xs text-slate-600 dark:text-slate-400">
           {hint}
+        </p>
+      ) : null}
+      {errorId ? (
+        <p id={errorId} role="alert" className="text-sm text-red-800 dark:text-red-200">
+          {error}
         </p>
       ) : null}
     </div>

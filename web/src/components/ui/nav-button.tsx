@@ -2,7 +2,7 @@ import { useNavigate, useRouter } from '@tanstack/react-router';
 import { Button } from './button';
 import type { ComponentProps } from 'react';
 
-type To = '/' | '/home' | '/profile' | '/whats-new';
+type To = '/' | '/home' | '/profile' | '/settings' | '/whats-new';
 
 /** A button that navigates (docs/product.md names these as buttons) and preloads its screen on intent. */
 export function NavButton({

@@ -1,5 +1,7 @@
 import { ClientResponseError } from 'pocketbase';
-import { fieldError, errorMessage, pb } from '../../lib/pb';
+import { fieldCode, fieldError, errorMessage, pb } from '../../lib/pb';
+import type { UserRecord } from '../../lib/session';
+import { SAME_EMAIL_MESSAGE } from './validation';
 
 const users = () => pb.collection('users');
 
@@ -70,4 +72,86 @@ export function formatCreated(created: string | undefined): string {
   const date = new Date(created.trim().replace(' ', 'T'));
   if (Number.isNaN(date.getTime())) return created;
   return date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+}
+
+/**
+ * Changes the password. The server ends every other session and answers with a fresh token for
+ * this one, which the session's owner stores (`lib/auth.ts`); the SDK then stores the record.
+ */
+export async function changePassword(
+  userId: string,
+  input: { oldPassword: string; password: string; passwordConfirm: string },
+): Promise<UserRecord> {
+  return users().update<UserRecord>(userId, input);
+}
+
+export function changePasswordErrorMessage(err: unknown): string {
+  if (fieldCode(err, 'oldPassword')) return 'Current password is incorrect.';
+  const password = fieldCode(err, 'password');
+  if (password === 'validation_min_text_constraint') {
+    return 'Password must be at least 8 characters';
+  }
+  if (password) return fieldError(err, 'password') ?? 'Password is not valid.';
+  if (fieldCode(err, 'passwordConfirm') === 'validation_values_mismatch') {
+    return 'Passwords do not match';
+  }
+  return (
+    fieldError(err, 'passwordConfirm') ??
+    errorMessage(err) ??
+    'Failed to change password. Please try again.'
+  );
+}
+
+export async function requestEmailChange(newEmail: string): Promise<void> {
+  await users().requestEmailChange(newEmail.trim());
+}
+
+export function emailChangeErrorMessage(err: unknown): string {
+  if (fieldCode(err, 'newEmail') === 'validation_not_in_invalid') return SAME_EMAIL_MESSAGE;
+  return (
+    fieldError(err, 'newEmail') ??
+    errorMessage(err) ??
+    'Failed to send the confirmation link. Please try again.'
+  );
+}
+
+/** Confirms the mailed email-change link with the account's password; every session ends. */
+export async function confirmEmailChange(token: string, password: string): Promise<void> {
+  await users().confirmEmailChange(token, password);
+}
+
+export const LINK_INVALID_MESSAGE = 'This link is invalid or has expired.';
+
+/** What the confirm screen shows: a message for the form, or one under the password field. */
+export function confirmEmailChangeError(err: unknown): {
+  form: string | null;
+  password: string | null;
+} {
+  if (fieldCode(err, 'token')) return { form: LINK_INVALID_MESSAGE, password: null };
+  const password = fieldError(err, 'password');
+  if (password) return { form: null, password };
+  return {
+    form: errorMessage(err) ?? 'Failed to confirm the email change. Please try again.',
+    password: null,
+  };
+}
+
+export function exportFileName(userId: string): string {
+  return `gatehouse-export-${userId}.json`;
+}
+
+/** Fetches everything the server holds about the member and saves it as a JSON file. */
+export async function downloadMyData(userId: string): Promise<void> {
+  const data = await pb.send<unknown>('/api/gatehouse/export', {});
+  const blob = new Blob([`${JSON.stringify(data, null, 2)}\n`], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = exportFileName(userId);
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The browser has taken the file by the time this runs.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

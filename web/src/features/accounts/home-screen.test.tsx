@@ -7,6 +7,8 @@ import {
   fakeServer,
   json,
   makeUser,
+  noContent,
+  pbError,
   storeSession,
 } from '../../test/fake-server';
 import { renderApp } from '../../test/render-app';
@@ -57,6 +59,37 @@ describe('Home (/home)', () => {
     await user.click(await screen.findByRole('button', { name: 'Log Out' }));
     expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
+    expect(window.localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
+  });
+
+  it('Log Out ends the session on the server first, with its token', async () => {
+    const server = signedIn({ 'POST /api/gatehouse/logout': () => noContent() });
+    const { token } = JSON.parse(window.localStorage.getItem(AUTH_STORAGE_KEY) ?? '{}') as {
+      token: string;
+    };
+    const { user } = renderApp('/home');
+    await user.click(await screen.findByRole('button', { name: 'Log Out' }));
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    const logout = server.to('POST', '/api/gatehouse/logout');
+    expect(logout).toHaveLength(1);
+    expect(logout[0]?.headers.get('Authorization')).toBe(token);
+    expect(window.localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
+  });
+
+  it.each([
+    ['the server fails', () => new Response('', { status: 500 })],
+    [
+      'the session had already ended',
+      () => pbError(401, 'The request requires valid record authorization token.'),
+    ],
+    ['the server is unreachable', () => Promise.reject(new TypeError('Failed to fetch'))],
+  ])('Log Out clears the local session all the same when %s', async (_what, handler) => {
+    const server = signedIn({ 'POST /api/gatehouse/logout': handler as () => Response });
+    const { user, router } = renderApp('/home');
+    await user.click(await screen.findByRole('button', { name: 'Log Out' }));
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(server.to('POST', '/api/gatehouse/logout')).toHaveLength(1);
     expect(window.localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
   });
 

@@ -6,7 +6,9 @@ import { NavButton } from '../../components/ui/nav-button';
 import { ScreenHeading, ScreenShell, usePageTitle } from '../../components/ui/screen';
 import { useAuth, useCurrentUser } from '../../lib/auth';
 import { UpdateBannerSection } from '../changelog/update-banner-section';
+import { securityEventsKeys } from '../audit/api';
 import { inviteCodesKeys } from '../invites/api';
+import { sessionsKeys } from '../sessions/api';
 
 export function HomeScreen() {
   usePageTitle('Home');
@@ -17,7 +19,9 @@ export function HomeScreen() {
 
   async function logOut() {
     await auth.signOut();
-    queryClient.removeQueries({ queryKey: inviteCodesKeys.all });
+    for (const queryKey of [inviteCodesKeys.all, sessionsKeys.all, securityEventsKeys.all]) {
+      queryClient.removeQueries({ queryKey });
+    }
     await navigate({ to: '/' });
   }
 

@@ -2,9 +2,10 @@ import type { ChangeEventHandler, RefObject } from 'react';
 import { Field } from '../../components/ui/field';
 import { MIN_PASSWORD_LENGTH } from './validation';
 
-/** The password and its confirmation, as sign-up and password reset ask for them. */
+/** The password and its confirmation, as sign-up, password reset and Settings ask for them. */
 export function NewPasswordFields({
   label,
+  confirmLabel = 'Confirm Password',
   password,
   passwordConfirm,
   onPasswordChange,
@@ -13,6 +14,7 @@ export function NewPasswordFields({
   refs,
 }: {
   label: 'Password' | 'New Password';
+  confirmLabel?: 'Confirm Password' | 'Confirm New Password';
   password: string;
   passwordConfirm: string;
   onPasswordChange: ChangeEventHandler<HTMLInputElement>;
@@ -40,7 +42,7 @@ export function NewPasswordFields({
       />
       <Field
         ref={refs.passwordConfirm}
-        label="Confirm Password"
+        label={confirmLabel}
         name="passwordConfirm"
         type="password"
         autoComplete="new-password"

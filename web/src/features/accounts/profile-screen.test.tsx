@@ -174,6 +174,19 @@ describe('Profile (/profile)', () => {
     });
   });
 
+  it('a 401 on its next request (session ended elsewhere) ends the session and shows login', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    signedIn(alice, {
+      'GET /api/invite-codes': () =>
+        pbError(401, 'The request requires valid record authorization token.'),
+    });
+    const { router } = renderApp('/profile');
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(window.localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
+    logged.mockRestore();
+  });
+
   it('Back to Home goes home', async () => {
     signedIn(alice);
     const { user, router } = renderApp('/profile');

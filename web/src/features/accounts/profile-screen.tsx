@@ -40,9 +40,14 @@ export function ProfileScreen() {
         </Card>
       )}
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-        <NavButton to="/home" variant="secondary">
-          Back to Home
-        </NavButton>
+        <div className="flex flex-col gap-3 sm:flex-row">
+          <NavButton to="/home" variant="secondary">
+            Back to Home
+          </NavButton>
+          <NavButton to="/settings" variant="secondary">
+            Settings
+          </NavButton>
+        </div>
         <DeleteAccount user={current} />
       </div>
     </ScreenShell>

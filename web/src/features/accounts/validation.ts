@@ -4,6 +4,8 @@ import type { FieldProblem } from '../../lib/use-form-submit';
 
 export const MIN_PASSWORD_LENGTH = 8;
 
+export const SAME_EMAIL_MESSAGE = 'This is already your email address.';
+
 export function checkEmail(email: string): FieldProblem<'email'> | null {
   const value = email.trim();
   if (!value) return { field: 'email', message: 'Please enter your email address.' };
@@ -50,4 +52,32 @@ export function checkNewPassword(input: {
     return { field: 'password', message: 'Password must be at least 8 characters' };
   }
   return null;
+}
+
+export function checkChangePassword(input: {
+  oldPassword: string;
+  password: string;
+  passwordConfirm: string;
+}): FieldProblem<'oldPassword' | 'password' | 'passwordConfirm'> | null {
+  if (!input.oldPassword) {
+    return { field: 'oldPassword', message: 'Please enter your current password.' };
+  }
+  return checkNewPassword(input);
+}
+
+export function checkNewEmail(
+  newEmail: string,
+  currentEmail: string,
+): FieldProblem<'newEmail'> | null {
+  const value = newEmail.trim();
+  if (!value) return { field: 'newEmail', message: 'Please enter your new email address.' };
+  if (!isEmail(value)) return { field: 'newEmail', message: 'Please enter a valid email address.' };
+  if (value.toLowerCase() === currentEmail.trim().toLowerCase()) {
+    return { field: 'newEmail', message: SAME_EMAIL_MESSAGE };
+  }
+  return null;
+}
+
+export function checkPassword(password: string): FieldProblem<'password'> | null {
+  return password ? null : { field: 'password', message: 'Please enter your password.' };
 }

@@ -1,0 +1,96 @@
+import { useRef, useState } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { LiveMessage } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Field } from '../../components/ui/field';
+import { ScreenHeading, ScreenShell, usePageTitle } from '../../components/ui/screen';
+import { useAuth } from '../../lib/auth';
+import { useCountdown } from '../../lib/use-countdown';
+import { useFormSubmit } from '../../lib/use-form-submit';
+import { confirmEmailChange, confirmEmailChangeError } from './api';
+import { RedirectCard } from './redirect-card';
+import { checkPassword } from './validation';
+
+export const CONFIRM_EMAIL_REDIRECT_SECONDS = 3;
+
+/** The link of the email-change mail: the account's password confirms the new address. */
+export function ConfirmEmailChangeScreen({ token }: { token: string }) {
+  usePageTitle('Confirm New Email');
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const [password, setPassword] = useState('');
+  // The server's word on the password (wrong or missing) shows under the field.
+  const [passwordError, setPasswordError] = useState<string | null>(null);
+  const refs = { password: useRef<HTMLInputElement>(null) };
+  const form = useFormSubmit({
+    onStart: () => setPasswordError(null),
+    check: () => checkPassword(password),
+    fields: refs,
+    submit: async () => {
+      try {
+        await confirmEmailChange(token, password);
+      } catch (err) {
+        const problem = confirmEmailChangeError(err).password;
+        if (problem) {
+          setPasswordError(problem);
+          refs.password.current?.focus();
+        }
+        throw err;
+      }
+      // Every session of the account has ended: the one in this browser ends here too.
+      await auth.signOut();
+    },
+    failure: (err) => confirmEmailChangeError(err).form ?? '',
+  });
+  const goToLogin = () => void navigate({ to: '/' });
+  const secondsLeft = useCountdown(CONFIRM_EMAIL_REDIRECT_SECONDS, form.done, goToLogin);
+
+  if (form.done) {
+    return (
+      <RedirectCard
+        title="Email Changed"
+        secondsLeft={secondsLeft}
+        action="Go to Login"
+        onAction={goToLogin}
+      >
+        Email changed. Please sign in with your new email.
+      </RedirectCard>
+    );
+  }
+
+  return (
+    <ScreenShell>
+      <div className="flex flex-col gap-2">
+        <ScreenHeading>Confirm New Email</ScreenHeading>
+        <p className="text-slate-700 dark:text-slate-300">
+          Enter your password to move your account to its new email address.
+        </p>
+      </div>
+      <Card>
+        <form noValidate onSubmit={form.onSubmit} aria-label="Confirm your new email">
+          <LiveMessage tone="error" alertClassName="mb-4">
+            {form.error}
+          </LiveMessage>
+          <div className="flex flex-col gap-4">
+            <Field
+              ref={refs.password}
+              label="Password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              aria-invalid={form.invalid === 'password' || undefined}
+              error={passwordError}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+            <Button type="submit" className="w-full" disabled={form.busy}>
+              {form.busy ? 'Confirming...' : 'Confirm Email Change'}
+            </Button>
+          </div>
+        </form>
+      </Card>
+    </ScreenShell>
+  );
+}

@@ -1,0 +1,48 @@
+import type { ComponentType } from 'react';
+import { Card } from '../../components/ui/card';
+import { NavButton } from '../../components/ui/nav-button';
+import { ScreenHeading, ScreenShell, usePageTitle } from '../../components/ui/screen';
+import { useCurrentUser } from '../../lib/auth';
+import type { UserRecord } from '../../lib/session';
+import { RecentActivitySection } from '../audit/recent-activity-section';
+import { SignedInDevicesSection } from '../sessions/signed-in-devices-section';
+import { EmailCard } from './email-card';
+import { PasswordCard } from './password-card';
+import { YourDataCard } from './your-data-card';
+
+/**
+ * The cards of Settings, in order. Each is independent (its own heading, data and messages), so a
+ * new part (Two-Step Sign-In, Passkeys, Connected Accounts) is one more entry here.
+ */
+const CARDS: ReadonlyArray<{ key: string; Card: ComponentType<{ user: UserRecord }> }> = [
+  { key: 'password', Card: PasswordCard },
+  { key: 'email', Card: EmailCard },
+  { key: 'devices', Card: SignedInDevicesSection },
+  { key: 'activity', Card: RecentActivitySection },
+  { key: 'data', Card: YourDataCard },
+];
+
+export function SettingsScreen() {
+  usePageTitle('Settings');
+  const user = useCurrentUser();
+  return (
+    <ScreenShell width="wide">
+      <ScreenHeading>Settings</ScreenHeading>
+      {user ? (
+        CARDS.map(({ key, Card: SettingsCard }) => <SettingsCard key={key} user={user} />)
+      ) : (
+        <Card>
+          <p role="alert">No user found.</p>
+        </Card>
+      )}
+      <div className="flex flex-col gap-3 sm:flex-row">
+        <NavButton to="/profile" variant="secondary">
+          Back to Profile
+        </NavButton>
+        <NavButton to="/home" variant="secondary">
+          Back to Home
+        </NavButton>
+      </div>
+    </ScreenShell>
+  );
+}

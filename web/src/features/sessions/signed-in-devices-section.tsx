@@ -1,0 +1,124 @@
+import { useId, useState } from 'react';
+import { LiveMessage } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { TitledCard } from '../../components/ui/card';
+import { formatDateTime } from '../../lib/dates';
+import { errorMessage } from '../../lib/pb';
+import type { UserRecord } from '../../lib/session';
+import { describeUserAgent } from '../../lib/user-agent';
+import { useEndOtherSessions, useEndSession, useSessions, type DeviceSession } from './api';
+
+/** Settings → Signed-In Devices: every live session, with a way to end any but this one. */
+export function SignedInDevicesSection({ user }: { user: UserRecord }) {
+  const sessions = useSessions(user.id);
+  const endOne = useEndSession(user.id);
+  const endOthers = useEndOtherSessions(user.id);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const listId = useId();
+
+  function start() {
+    setNotice(null);
+    setError(null);
+  }
+
+  function onSignOut(session: DeviceSession) {
+    start();
+    endOne.mutate(session.id, {
+      onSuccess: () => setNotice(`${describeUserAgent(session.userAgent)} has been signed out.`),
+      onError: (err) =>
+        setError(errorMessage(err) ?? 'Failed to sign out that device. Please try again.'),
+    });
+  }
+
+  function onSignOutOthers() {
+    start();
+    endOthers.mutate(undefined, {
+      onSuccess: () => setNotice('All other devices have been signed out.'),
+      onError: (err) =>
+        setError(errorMessage(err) ?? 'Failed to sign out the other devices. Please try again.'),
+    });
+  }
+
+  const others = sessions.data?.filter((s) => !s.current) ?? [];
+  const busy = endOne.isPending || endOthers.isPending;
+
+  return (
+    <TitledCard
+      title="Signed-In Devices"
+      description="Where your account is signed in now. Sign out any device you do not recognise."
+    >
+      <LiveMessage tone="success">{notice}</LiveMessage>
+      <LiveMessage tone="error">{error}</LiveMessage>
+      {sessions.isPending ? (
+        <p className="text-sm text-slate-700 dark:text-slate-300">Loading devices...</p>
+      ) : null}
+      {sessions.isError ? (
+        <p role="alert" className="text-sm text-red-800 dark:text-red-200">
+          We couldn&apos;t load your devices. Please try again later.
+        </p>
+      ) : null}
+      {sessions.isSuccess ? (
+        <ul className="flex flex-col gap-2" aria-label="Your signed-in devices">
+          {sessions.data.map((session) => {
+            const nameId = `${listId}-${session.id}`;
+            const ending = endOne.isPending && endOne.variables === session.id;
+            return (
+              <li
+                key={session.id}
+                className="flex flex-col gap-3 rounded-md border border-slate-200 px-3 py-3 sm:flex-row sm:items-center sm:justify-between dark:border-slate-700"
+              >
+                <div className="flex min-w-0 flex-col gap-1">
+                  <p className="flex flex-wrap items-center gap-2">
+                    <span id={nameId} className="font-semibold wrap-anywhere">
+                      {describeUserAgent(session.userAgent)}
+                    </span>
+                    {session.current ? (
+                      <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-900 dark:bg-green-900 dark:text-green-100">
+                        This device
+                      </span>
+                    ) : null}
+                  </p>
+                  <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5 text-sm text-slate-700 dark:text-slate-300">
+                    <dt>IP</dt>
+                    <dd className="wrap-anywhere">{session.ip || 'Unknown'}</dd>
+                    <dt>Signed in</dt>
+                    <dd>{formatDateTime(session.created)}</dd>
+                    <dt>Last active</dt>
+                    <dd>{formatDateTime(session.lastSeen)}</dd>
+                  </dl>
+                </div>
+                {session.current ? null : (
+                  <Button
+                    variant="secondary"
+                    className="min-w-32 shrink-0"
+                    aria-describedby={nameId}
+                    disabled={busy}
+                    onClick={() => onSignOut(session)}
+                  >
+                    {ending ? 'Signing out...' : 'Sign Out'}
+                  </Button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+      {others.length > 0 ? (
+        <div>
+          <Button
+            variant="danger"
+            className="w-full sm:w-auto sm:min-w-60"
+            disabled={busy}
+            onClick={onSignOutOthers}
+          >
+            {endOthers.isPending ? 'Signing out...' : 'Sign Out All Other Devices'}
+          </Button>
+        </div>
+      ) : null}
+      {sessions.isSuccess && others.length === 0 ? (
+        <p className="text-sm text-slate-700 dark:text-slate-300">No other device is signed in.</p>
+      ) : null}
+    </TitledCard>
+  );
+}
