@@ -8,6 +8,7 @@ import type { WebApp } from './http/web-app.js';
 import { inviteRoutes } from './invites/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { auditRoutes } from './audit/routes.js';
+import { twoStepRoutes } from './two-step/routes.js';
 
 /** Every request under /api/ counts against this, per client IP. */
 const API_LIMIT: Limit = { name: 'api', max: 300, windowMs: 10_000 };
@@ -97,6 +98,7 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
   app.register(inviteRoutes(ctx));
   app.register(sessionRoutes(ctx));
   app.register(auditRoutes(ctx));
+  app.register(twoStepRoutes(ctx));
   return app;
 }
 

@@ -4,6 +4,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import type { AppContext } from './core/context.js';
 import { MemoryCounterStore, RateLimiter, RedisCounterStore } from './core/rate-limit.js';
+import { SecretBox } from './core/secret-box.js';
 import { loadTokenSecrets, Tokens } from './core/tokens.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations.js';
@@ -49,7 +50,8 @@ export async function startServer(
   try {
     const { db } = database;
     await migrateToLatest(db);
-    const tokens = new Tokens(await loadTokenSecrets(db, config.tokenSecret));
+    const secrets = await loadTokenSecrets(db, config.tokenSecret);
+    const tokens = new Tokens(secrets);
 
     const store = !config.rateLimits
       ? undefined
@@ -73,6 +75,7 @@ export async function startServer(
       queries: preparedQueries(database),
       tokens,
       limiter,
+      box: SecretBox.fromSecrets(secrets),
       log,
       mailQueued: () => worker.notify(),
     };

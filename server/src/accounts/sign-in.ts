@@ -7,6 +7,7 @@ import {
   VALIDATION_FAILED,
   ValidationError,
 } from '../core/errors.js';
+import { requireSecondStep } from '../core/second-step.js';
 import { findUserByEmail } from '../core/users.js';
 import type { User } from '../db/schema.js';
 import { isEmail, normalizeEmail } from '../tools/email.js';
@@ -15,7 +16,8 @@ import { verifyAgainstDummy, verifyPassword } from './passwords.js';
 
 /**
  * Password sign-in. Unknown email and wrong password are the same failure, with the same cost:
- * an unknown email still runs one verification against a dummy hash.
+ * an unknown email still runs one verification against a dummy hash. A member with two-step
+ * sign-in on goes on to the second step (core/second-step.ts) instead of getting a token.
  */
 export async function signInWithPassword(
   ctx: AppContext,
@@ -31,7 +33,11 @@ export async function signInWithPassword(
 
   const user = isEmail(input.identity) ? await findUserByEmail(ctx, input.identity) : undefined;
   if (!user) await verifyAgainstDummy(input.password);
-  else if (await verifyPassword(user.password_hash, input.password)) return user;
+  else if (await verifyPassword(user.password_hash, input.password)) {
+    // With two-step sign-in on, a right password answers 401 with an mfaId, and no token.
+    await requireSecondStep(ctx, user, client, 'password');
+    return user;
+  }
   await recordEvent(ctx.db, {
     type: 'sign_in',
     userId: user?.id ?? null,

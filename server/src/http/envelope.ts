@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ForbiddenError,
   NotFoundError,
+  SecondStepRequiredError,
   TooManyRequestsError,
   UnauthenticatedError,
   ValidationError,
@@ -42,6 +43,8 @@ export interface Envelope {
   status: number;
   message: string;
   data: FieldErrors;
+  /** Only on the answer that asks for the second sign-in step (PocketBase's MFA answer). */
+  mfaId?: string;
 }
 
 export function envelope(status: number, message?: string, data: FieldErrors = {}): Envelope {
@@ -54,6 +57,9 @@ export function envelopeOf(error: unknown): Envelope | undefined {
   if (error instanceof NotFoundError) return envelope(404);
   if (error instanceof ForbiddenError) return envelope(403, error.reason);
   if (error instanceof UnauthenticatedError) return envelope(401, error.message);
+  if (error instanceof SecondStepRequiredError) {
+    return { ...envelope(401, error.message), mfaId: error.mfaId };
+  }
   if (error instanceof TooManyRequestsError) return envelope(429);
   if (error instanceof HttpError) return envelope(error.status, error.message);
   const status = (error as Partial<FastifyError>).statusCode;
