@@ -9,6 +9,7 @@ import { inviteRoutes } from './invites/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { auditRoutes } from './audit/routes.js';
 import { twoStepRoutes } from './two-step/routes.js';
+import { passkeyRoutes } from './passkeys/routes.js';
 
 /** Every request under /api/ counts against this, per client IP. */
 const API_LIMIT: Limit = { name: 'api', max: 300, windowMs: 10_000 };
@@ -99,6 +100,7 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
   app.register(sessionRoutes(ctx));
   app.register(auditRoutes(ctx));
   app.register(twoStepRoutes(ctx));
+  app.register(passkeyRoutes(ctx));
   return app;
 }
 
