@@ -2,11 +2,19 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
-// Server layers, bottom to top: tools → db → core → http → features (accounts, invites, mail) →
+// Server layers, bottom to top: tools → db → core → http → features (accounts, invites, mail, …) →
 // the composition root (app.ts, server.ts, main.ts, cli.ts). A folder imports only from below it;
 // a feature uses another feature only through that feature's public modules.
 const composition = ['../app.js', '../server.js', '../main.js', '../cli.js'];
-const features = ['../accounts/*', '../invites/*', '../mail/*', '../sessions/*', '../audit/*'];
+const features = [
+  '../accounts/*',
+  '../invites/*',
+  '../mail/*',
+  '../sessions/*',
+  '../audit/*',
+  '../two-step/*',
+  '../passkeys/*',
+];
 const serverLayer = (files, forbidden, message) => ({
   files,
   rules: {
@@ -36,7 +44,7 @@ const serverBoundaries = [
   ),
   serverLayer(
     ['server/src/mail/**'],
-    [...composition, '../accounts/*', '../invites/*', '../sessions/*', '../audit/*'],
+    [...composition, ...features.filter((f) => f !== '../mail/*')],
     'mail/ knows no other feature.',
   ),
   serverLayer(
@@ -48,6 +56,21 @@ const serverBoundaries = [
     ['server/src/audit/**'],
     [...composition, ...features.filter((f) => f !== '../audit/*')],
     'audit/ builds on core/ and http/ only.',
+  ),
+  // Two-step sign-in and passkeys build on core/ and http/, like sessions/, and use accounts/ only
+  // for the password check and the notice mails; the second step itself is core/second-step.ts,
+  // so accounts/ needs neither of them.
+  ...['two-step', 'passkeys'].map((name) =>
+    serverLayer(
+      [`server/src/${name}/**`],
+      [
+        ...composition,
+        ...features.filter((f) => f !== `../${name}/*`),
+        '!../accounts/passwords.js',
+        '!../accounts/notices.js',
+      ],
+      `${name}/ builds on core/ and http/; from other features only accounts/passwords.ts and accounts/notices.ts.`,
+    ),
   ),
   serverLayer(
     ['server/src/invites/**'],
@@ -63,8 +86,10 @@ const serverBoundaries = [
       '../mail/*',
       '!../mail/outbox.js',
       '!../mail/compose.js',
+      '../two-step/*',
+      '../passkeys/*',
     ],
-    'accounts/ uses another feature only through its public module: invites/service.ts, mail/outbox.ts, mail/compose.ts.',
+    'accounts/ uses another feature only through its public module: invites/service.ts, mail/outbox.ts, mail/compose.ts (two-step/ and passkeys/ build on accounts/, not the other way).',
   ),
 ];
 

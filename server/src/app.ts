@@ -11,6 +11,8 @@ import type { WebApp } from './http/web-app.js';
 import { inviteRoutes } from './invites/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { auditRoutes } from './audit/routes.js';
+import { twoStepRoutes } from './two-step/routes.js';
+import { passkeyRoutes } from './passkeys/routes.js';
 
 /** Every request under /api/ counts against this, per client IP. */
 const API_LIMIT: Limit = { name: 'api', max: 300, windowMs: 10_000 };
@@ -117,6 +119,8 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
   app.register(inviteRoutes(ctx));
   app.register(sessionRoutes(ctx));
   app.register(auditRoutes(ctx));
+  app.register(twoStepRoutes(ctx));
+  app.register(passkeyRoutes(ctx));
   return app;
 }
 

@@ -1,5 +1,7 @@
 import { deleteOldEvents } from './audit/queries.js';
 import type { AppContext } from './core/context.js';
+import { deleteExpiredMfa } from './core/second-step.js';
+import { deleteExpiredChallenges } from './passkeys/challenges.js';
 import { deleteExpiredSessions } from './core/sessions.js';
 
 const EVERY_MS = 60 * 60_000;
@@ -17,6 +19,8 @@ export function startHousekeeping(ctx: AppContext): () => Promise<void> {
       try {
         const events = await deleteOldEvents(ctx);
         const sessions = await deleteExpiredSessions(ctx.db);
+        await deleteExpiredMfa(ctx.db);
+        await deleteExpiredChallenges(ctx.db);
         if (events || sessions)
           ctx.log.info({ events, sessions }, 'housekeeping: old rows deleted');
       } catch (err) {

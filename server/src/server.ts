@@ -4,6 +4,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import type { AppContext } from './core/context.js';
 import { MemoryCounterStore, RateLimiter, RedisCounterStore } from './core/rate-limit.js';
+import { SecretBox } from './core/secret-box.js';
 import { loadSigningSecret, tokenSecrets, Tokens } from './core/tokens.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations.js';
@@ -44,7 +45,8 @@ export async function startServer(
         ? pino({ level: 'silent' })
         : createLogger(config.logLevel);
   // Before the database: with PostgreSQL and no TOKEN_SECRET this stops the start.
-  const tokens = new Tokens(tokenSecrets(loadSigningSecret(config)));
+  const secrets = tokenSecrets(loadSigningSecret(config));
+  const tokens = new Tokens(secrets);
   const database = openDatabase(config, {
     onConnectionError: (err) =>
       log.warn({ err: err.message }, 'database connection lost; reconnecting on next use'),
@@ -83,6 +85,7 @@ export async function startServer(
       databaseReady: () => database.ready(),
       tokens,
       limiter,
+      box: SecretBox.fromSecrets(secrets),
       log,
       mailQueued: () => worker.notify(),
     };

@@ -18,7 +18,8 @@ import { isEmail, normalizeEmail } from '../tools/email.js';
 import { newSecret } from '../tools/random.js';
 import { formatDate } from '../tools/time.js';
 import { ACCOUNT_LIMITS } from './limits.js';
-import { emailChangedMail, emailChangeMail, emailTakenMail } from './mails.js';
+import { emailChangeMail, emailTakenMail } from './mails.js';
+import { queueNotice } from './notices.js';
 import { isCurrentPassword } from './passwords.js';
 
 const sameAsCurrent = (): FieldError => ({
@@ -117,15 +118,14 @@ export async function confirmEmailChange(
         client,
         detail: { sessionsEnded: ended },
       });
-      const { appName, appUrl } = ctx.config;
-      const notice = emailChangedMail(
-        appName,
-        appUrl,
-        { from: user.email, to: newEmail },
-        { at, ...client },
-      );
+      const { appName } = ctx.config;
       // To the old address: its owner is the one who must hear of it.
-      await enqueueMail(trx, { ...notice, to: user.email, userId: null, kind: 'emailChanged' });
+      await queueNotice(ctx, trx, user, client, {
+        kind: 'emailChanged',
+        subject: `Your ${appName} email was changed`,
+        what: `The email address of your ${appName} account was changed from ${user.email} to ${newEmail}.`,
+        outro: 'Every session of your account ended when the address changed.',
+      });
     });
   } catch (error) {
     // The new address was taken between the request and now: nothing changes.

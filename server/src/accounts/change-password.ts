@@ -9,10 +9,10 @@ import {
 import { endSessions, sessionToken } from '../core/sessions.js';
 import type { Auth } from '../core/users.js';
 import type { User } from '../db/schema.js';
-import { enqueueMail } from '../mail/outbox.js';
 import { newSecret } from '../tools/random.js';
 import { formatDate, nowString } from '../tools/time.js';
-import { passwordChangedMail } from './mails.js';
+import { passwordChangedNotice } from './mails.js';
+import { queueNotice } from './notices.js';
 import {
   hashPassword,
   isCurrentPassword,
@@ -120,14 +120,8 @@ export async function updateOwnRecord(
       client,
       detail: { otherSessionsEnded: ended },
     });
-    const { appName, appUrl } = ctx.config;
-    const notice = passwordChangedMail(
-      appName,
-      appUrl,
-      { at, ...client },
-      'other devices signed out',
-    );
-    await enqueueMail(trx, { ...notice, to: user.email, userId: user.id, kind: 'passwordChanged' });
+    const { appName } = ctx.config;
+    await queueNotice(ctx, trx, user, client, passwordChangedNotice(appName, 'others'));
   });
   ctx.mailQueued();
   return { user: updated, token: sessionToken(ctx, updated, session) };

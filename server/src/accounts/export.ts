@@ -10,9 +10,16 @@ import { listAllCodesOf } from '../invites/service.js';
  * tokenKey or any other secret.
  */
 export async function exportData(ctx: AppContext, user: User) {
-  const [codes, sessions, events] = await Promise.all([
+  const [codes, sessions, passkeys, events] = await Promise.all([
     listAllCodesOf(ctx, user.id),
     listSessions(ctx.db, user.id),
+    // Names and dates only: never a credential id or public key.
+    ctx.db
+      .selectFrom('passkeys')
+      .select(['name', 'created', 'last_used'])
+      .where('user_id', '=', user.id)
+      .orderBy('created', 'desc')
+      .execute(),
     ctx.db
       .selectFrom('security_events')
       .select(['created', 'type', 'ip', 'user_agent', 'outcome', 'detail'])
@@ -32,7 +39,7 @@ export async function exportData(ctx: AppContext, user: User) {
       ip: s.ip,
       userAgent: s.user_agent,
     })),
-    passkeys: [],
+    passkeys: passkeys.map((p) => ({ name: p.name, created: p.created, lastUsed: p.last_used })),
     connectedProviders: [],
     securityEvents: events.map((e) => ({
       created: e.created,

@@ -95,43 +95,15 @@ export function securityNotice(
   });
 }
 
-/** The notice after a password reset or change. */
-export function passwordChangedMail(
-  appName: string,
-  appUrl: string,
-  origin: ChangeOrigin,
-  others: 'all sessions ended' | 'other devices signed out',
-): MailContent {
-  return securityNotice(
-    appName,
-    appUrl,
-    {
-      subject: `Your ${appName} password was changed`,
-      what: `The password of your ${appName} account was changed.`,
-      outro:
-        others === 'all sessions ended'
-          ? 'Every session of your account ended when the password changed, so you may need to sign in again.'
-          : 'Your other devices were signed out when the password changed.',
-    },
-    origin,
-  );
-}
-
-/** The notice to the old address after an email change. */
-export function emailChangedMail(
-  appName: string,
-  appUrl: string,
-  change: { from: string; to: string },
-  origin: ChangeOrigin,
-): MailContent {
-  return securityNotice(
-    appName,
-    appUrl,
-    {
-      subject: `Your ${appName} email was changed`,
-      what: `The email address of your ${appName} account was changed from ${change.from} to ${change.to}.`,
-      outro: 'Every session of your account ended when the address changed.',
-    },
-    origin,
-  );
+/** What the password-changed notice says, after a reset (all sessions end) or a change. */
+export function passwordChangedNotice(appName: string, ended: 'all' | 'others') {
+  return {
+    kind: 'passwordChanged',
+    subject: `Your ${appName} password was changed`,
+    what: `The password of your ${appName} account was changed.`,
+    outro:
+      ended === 'all'
+        ? 'Every session of your account ended when the password changed, so you may need to sign in again.'
+        : 'Your other devices were signed out when the password changed.',
+  };
 }

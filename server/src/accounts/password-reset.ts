@@ -10,11 +10,11 @@ import {
 import { endSessions } from '../core/sessions.js';
 import { findUserByToken } from '../core/users.js';
 import type { User } from '../db/schema.js';
-import { enqueueMail } from '../mail/outbox.js';
 import { newSecret } from '../tools/random.js';
 import { formatDate } from '../tools/time.js';
 import { ACCOUNT_LIMITS } from './limits.js';
-import { passwordChangedMail } from './mails.js';
+import { passwordChangedNotice } from './mails.js';
+import { queueNotice } from './notices.js';
 import { hashPassword, normalizePassword, resetPasswordError } from './passwords.js';
 
 /**
@@ -54,7 +54,7 @@ export async function confirmPasswordReset(
   if (!user) throw new ValidationError(VALIDATION_FAILED, { token: fieldError.invalidToken() });
 
   const passwordHash = await hashPassword(password);
-  const { appName, appUrl } = ctx.config;
+  const { appName } = ctx.config;
   const at = new Date();
   const resetUser = user;
   await ctx.db.transaction().execute(async (trx) => {
@@ -80,13 +80,7 @@ export async function confirmPasswordReset(
       client,
       detail: { sessionsEnded: ended },
     });
-    const notice = passwordChangedMail(appName, appUrl, { at, ...client }, 'all sessions ended');
-    await enqueueMail(trx, {
-      ...notice,
-      to: resetUser.email,
-      userId: resetUser.id,
-      kind: 'passwordChanged',
-    });
+    await queueNotice(ctx, trx, resetUser, client, passwordChangedNotice(appName, 'all'));
   });
   ctx.mailQueued();
 }

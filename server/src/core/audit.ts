@@ -26,7 +26,15 @@ export type SecurityEventType =
   | 'sessions_ended'
   | 'signed_out'
   | 'account_deleted'
-  | 'data_exported';
+  | 'data_exported'
+  | 'second_step_required'
+  | 'totp_enabled'
+  | 'totp_disabled'
+  | 'recovery_codes_generated'
+  | 'second_step_locked'
+  | 'passkey_added'
+  | 'passkey_renamed'
+  | 'passkey_removed';
 
 export interface SecurityEventInput {
   type: SecurityEventType;

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { PreparedQueries } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import type { RateLimiter } from './rate-limit.js';
+import type { SecretBox } from './secret-box.js';
 import type { Tokens } from './tokens.js';
 
 /** The services every feature works with, built once in server.ts. */
@@ -16,6 +17,8 @@ export interface AppContext {
   databaseReady(): Promise<boolean>;
   tokens: Tokens;
   limiter: RateLimiter;
+  /** Seals the secrets the server reads back (TOTP seeds), keyed from the token secrets. */
+  box: SecretBox;
   /** Wakes the mail worker after a commit that queued mail. */
   mailQueued(): void;
   log: Logger;

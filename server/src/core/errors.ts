@@ -50,6 +50,17 @@ export class UnauthenticatedError extends Error {
   }
 }
 
+/**
+ * The password was right but the member has two-step sign-in on: no token yet. The answer is
+ * PocketBase's MFA answer, a 401 that also carries `mfaId` (core/second-step.ts).
+ */
+export class SecondStepRequiredError extends Error {
+  constructor(public readonly mfaId: string) {
+    super('Please complete the second authentication step.');
+    this.name = 'SecondStepRequiredError';
+  }
+}
+
 /** Over an abuse limit. */
 export class TooManyRequestsError extends Error {
   constructor() {
@@ -115,6 +126,22 @@ export const fieldError = {
   invalidInviteCode: (): FieldError => ({
     code: 'validation_invalid_invite_code',
     message: 'Invalid or already used invite code.',
+  }),
+  invalidPassword: (): FieldError => ({
+    code: 'validation_invalid_password',
+    message: 'Missing or invalid auth record password.',
+  }),
+  invalidCode: (): FieldError => ({
+    code: 'validation_invalid_code',
+    message: 'Invalid or expired code.',
+  }),
+  invalidMfaId: (): FieldError => ({
+    code: 'validation_invalid_mfa_id',
+    message: 'Invalid or expired second-step session.',
+  }),
+  invalidPasskey: (): FieldError => ({
+    code: 'validation_invalid_passkey',
+    message: 'Invalid or expired passkey response.',
   }),
   passwordTooCommon: (): FieldError => ({
     code: 'validation_password_too_common',

@@ -87,6 +87,67 @@ export interface SecurityEventsTable {
   detail: string;
 }
 
+/** A member's authenticator app: its sealed seed, the last step used, the lock-out. */
+export interface TwoStepTable {
+  user_id: string;
+  /** The seed in use (sealed, core/secret-box.ts); null while two-step is off. */
+  secret: string | null;
+  /** A seed set up but not yet confirmed with a code (sealed). */
+  pending_secret: string | null;
+  enabled: number;
+  /** The last TOTP time step accepted: a code is never accepted twice. */
+  last_step: number | null;
+  /** Wrong codes in a row; the fifth locks the second step until `locked_until`. */
+  failures: number;
+  locked_until: string | null;
+  updated: string;
+}
+
+/** Single-use recovery codes, stored as SHA-256 hashes. */
+export interface RecoveryCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  used_at: string | null;
+  created: string;
+}
+
+/** A right password waiting for its second step (`mfaId`): one sign-in, 10 minutes. */
+export interface MfaChallengesTable {
+  id: string;
+  user_id: string;
+  created: string;
+  expires: string;
+}
+
+/** A member's WebAuthn credential (public key only). */
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  /** base64url credential id, as the browser reports it. */
+  credential_id: string;
+  /** base64url COSE public key. */
+  public_key: string;
+  /** The signature counter last seen (bigint: PostgreSQL hands it back as a string). */
+  counter: number | string;
+  /** JSON array of transports ("internal", "hybrid", …). */
+  transports: string;
+  name: string;
+  created: string;
+  last_used: string | null;
+}
+
+/** A WebAuthn challenge handed out and not yet answered (registration or sign-in). */
+export interface PasskeyChallengesTable {
+  id: string;
+  /** base64url, as it comes back in the response's clientDataJSON. */
+  challenge: string;
+  kind: 'registration' | 'authentication';
+  /** The member registering; null for a sign-in (the passkey says who it is). */
+  user_id: string | null;
+  expires: string;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -100,6 +161,11 @@ export interface Database {
   sessions: SessionsTable;
   security_events: SecurityEventsTable;
   taken_email_answers: TakenEmailAnswersTable;
+  two_step: TwoStepTable;
+  recovery_codes: RecoveryCodesTable;
+  mfa_challenges: MfaChallengesTable;
+  passkeys: PasskeysTable;
+  passkey_challenges: PasskeyChallengesTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -108,3 +174,5 @@ export type InviteCode = Selectable<InviteCodesTable>;
 export type OutboxMail = Selectable<OutboxTable>;
 export type Session = Selectable<SessionsTable>;
 export type SecurityEvent = Selectable<SecurityEventsTable>;
+export type TwoStep = Selectable<TwoStepTable>;
+export type Passkey = Selectable<PasskeysTable>;

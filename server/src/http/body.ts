@@ -10,16 +10,21 @@ export function isJsonContentType(header: string | undefined): boolean {
   return mediaType === 'application/json' || /^application\/[\w.!#$&^-]+\+json$/.test(mediaType);
 }
 
-type FieldKind = 'string' | 'boolean';
+type FieldKind = 'string' | 'boolean' | 'object';
 type Shape = Record<string, FieldKind>;
 type Parsed<S extends Shape> = {
-  [K in keyof S]: S[K] extends 'string' ? string : boolean | undefined;
+  [K in keyof S]: S[K] extends 'string'
+    ? string
+    : S[K] extends 'boolean'
+      ? boolean | undefined
+      : Record<string, unknown> | undefined;
 };
 
 /**
  * Reads a JSON body the way PocketBase's loader does: it must be an object; a known field of the
  * wrong JSON type is a loading error (400), `null` or a missing field reads as empty; unknown
  * fields are ignored. Strings are returned as sent (the actions trim where their rules say so).
+ * An `object` field (a WebAuthn response) must be a JSON object, not an array.
  */
 export function readBody<S extends Shape>(body: unknown, shape: S): Parsed<S> {
   if (body === undefined || body === null) body = {};
@@ -32,7 +37,7 @@ export function readBody<S extends Shape>(body: unknown, shape: S): Parsed<S> {
     const value = Object.hasOwn(source, key) ? source[key] : undefined;
     if (value === undefined || value === null) {
       out[key] = kind === 'string' ? '' : undefined;
-    } else if (typeof value === kind) {
+    } else if (typeof value === kind && !Array.isArray(value)) {
       out[key] = value;
     } else {
       throw new HttpError(400, LOADING_FAILED);

@@ -3,6 +3,7 @@ import { isDatabaseUnavailable } from '../db/connect.js';
 import {
   ForbiddenError,
   NotFoundError,
+  SecondStepRequiredError,
   TooManyRequestsError,
   UnauthenticatedError,
   UnavailableError,
@@ -49,6 +50,8 @@ export interface Envelope {
   status: number;
   message: string;
   data: FieldErrors;
+  /** Only on the answer that asks for the second sign-in step (PocketBase's MFA answer). */
+  mfaId?: string;
 }
 
 export function envelope(status: number, message?: string, data: FieldErrors = {}): Envelope {
@@ -61,6 +64,9 @@ export function envelopeOf(error: unknown): Envelope | undefined {
   if (error instanceof NotFoundError) return envelope(404);
   if (error instanceof ForbiddenError) return envelope(403, error.reason);
   if (error instanceof UnauthenticatedError) return envelope(401, error.message);
+  if (error instanceof SecondStepRequiredError) {
+    return { ...envelope(401, error.message), mfaId: error.mfaId };
+  }
   if (error instanceof TooManyRequestsError) return envelope(429);
   if (error instanceof HttpError) return envelope(error.status, error.message);
   if (error instanceof UnavailableError || isDatabaseUnavailable(error)) return envelope(503);

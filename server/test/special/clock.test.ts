@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MSG, PATHS, subjects } from '../support/contract.js';
 import { DATABASES, startTestServer, type TestServer, type User } from '../support/server.js';
+import { mfaIdFor, totpCode, twoStepMember } from '../support/totp.js';
 
 /**
  * Lifetimes and the resend throttle, checked by moving the clock. The server runs in this process,
@@ -12,6 +13,16 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const invalidMfa = {
+  data: {
+    mfaId: {
+      code: 'validation_invalid_mfa_id',
+      message: 'Invalid or expired second-step session.',
+    },
+  },
+  message: MSG.validate,
+  status: 400,
+};
 const invalidToken = {
   data: { token: { code: 'validation_invalid_token', message: 'Invalid or expired token.' } },
   message: MSG.validate,
@@ -91,5 +102,26 @@ describe.each(DATABASES)('token lifetimes and the resend throttle on %s (moved c
     expect((await t.get(PATHS.codes, authE)).status).toBe(401);
     // The refreshed token lives 5 days from its own issue.
     expect((await t.post(PATHS.refresh, {}, refreshed.body.token)).status).toBe(200);
+  });
+
+  it('an mfaId lives 10 minutes; 5 wrong codes lock the second step for 15 minutes', async () => {
+    const m = await twoStepMember(t);
+    t0 = Date.now();
+    const early = await mfaIdFor(t, m);
+    const late = await mfaIdFor(t, m);
+    const second = (mfaId: string, code: string) => t.post(PATHS.authWithTotp, { mfaId, code });
+
+    jumpTo(9 * MIN);
+    expect((await second(early, totpCode(m.secret))).status).toBe(200);
+    jumpTo(10 * MIN + 5_000);
+    expect((await second(late, totpCode(m.secret))).body).toEqual(invalidMfa);
+
+    const mfaId = await mfaIdFor(t, m);
+    for (let i = 0; i < 5; i++) expect((await second(mfaId, `99999${i}`)).status).toBe(400);
+    expect((await second(mfaId, totpCode(m.secret))).status).toBe(429);
+    jumpTo(24 * MIN);
+    expect((await second(await mfaIdFor(t, m), totpCode(m.secret))).status).toBe(429);
+    jumpTo(25 * MIN + 10_000);
+    expect((await second(await mfaIdFor(t, m), totpCode(m.secret))).status).toBe(200);
   });
 });

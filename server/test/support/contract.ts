@@ -21,6 +21,17 @@ export const PATHS = {
   exportData: '/api/gatehouse/export',
   securityEvents: '/api/gatehouse/security-events',
   ready: '/api/ready',
+  totp: '/api/gatehouse/totp',
+  totpSetup: '/api/gatehouse/totp/setup',
+  totpEnable: '/api/gatehouse/totp/enable',
+  totpDisable: '/api/gatehouse/totp/disable',
+  recoveryCodes: '/api/gatehouse/recovery-codes',
+  authWithTotp: '/api/gatehouse/auth-with-totp',
+  passkeys: '/api/gatehouse/passkeys',
+  passkey: (id: string) => `/api/gatehouse/passkeys/${encodeURIComponent(id)}`,
+  passkeyOptions: '/api/gatehouse/passkeys/options',
+  passkeyLoginOptions: '/api/gatehouse/passkey-login/options',
+  authWithPasskey: '/api/gatehouse/auth-with-passkey',
 } as const;
 
 export const MSG = {
@@ -40,6 +51,10 @@ export const MSG = {
   needsAuth: 'The request requires valid record authorization token.',
   superusers: 'Only superusers can perform this action.',
   onlyInitial: 'Only the initial user can generate unlimited invite codes.',
+  secondStep: 'Please complete the second authentication step.',
+  twoStepOn: 'Two-step sign-in is already on.',
+  twoStepOff: 'Two-step sign-in is not on.',
+  notSetUp: 'Set up the authenticator app first.',
 } as const;
 
 export const FIELD: Record<string, { message: string; params?: Record<string, number> }> = {
@@ -65,6 +80,9 @@ export const FIELD: Record<string, { message: string; params?: Record<string, nu
   validation_invalid_old_password: { message: 'Missing or invalid old password.' },
   validation_invalid_password: { message: 'Missing or invalid auth record password.' },
   validation_not_in_invalid: { message: 'Must not be in list.' },
+  validation_invalid_code: { message: 'Invalid or expired code.' },
+  validation_invalid_mfa_id: { message: 'Invalid or expired second-step session.' },
+  validation_invalid_passkey: { message: 'Invalid or expired passkey response.' },
   validation_password_too_common: {
     message: 'This password is too common. Choose one that is harder to guess.',
   },
@@ -115,4 +133,8 @@ export const subjects = (appName = 'Gatehouse') => ({
   emailChange: `Confirm your new ${appName} email`,
   emailChanged: `Your ${appName} email was changed`,
   emailTaken: `Someone tried to move a ${appName} account to this email`,
+  twoStepOn: `Two-step sign-in was turned on for your ${appName} account`,
+  twoStepOff: `Two-step sign-in was turned off for your ${appName} account`,
+  recoveryCodes: `New recovery codes for your ${appName} account`,
+  passkeyAdded: `A passkey was added to your ${appName} account`,
 });

@@ -1,0 +1,84 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, User } from '../db/schema.js';
+import { recordEvent } from './audit.js';
+import type { AppContext, Client } from './context.js';
+import { SecondStepRequiredError } from './errors.js';
+import { newId } from '../tools/random.js';
+import { fromNow, nowString } from '../tools/time.js';
+
+/**
+ * The step between a right first factor (a password; later a provider) and a session, for members
+ * with two-step sign-in on: the first step opens an `mfaId` (PocketBase's name) that lives 10
+ * minutes, belongs to that member and serves one sign-in; `two-step/` completes it with a code.
+ * Kept here, below the features, so that every way in can ask for it without depending on
+ * `two-step/`.
+ */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export const MFA_LIFETIME_MS = 10 * 60_000;
+
+/** Whether the member must pass a second step after their password. */
+export async function secondStepRequired(db: Db, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('two_step')
+    .select('enabled')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.enabled === 1;
+}
+
+/**
+ * Ends the first step: returns when the member has no second step, otherwise opens an `mfaId`
+ * and throws SecondStepRequiredError (the 401 that carries it). No token is issued.
+ */
+export async function requireSecondStep(
+  ctx: AppContext,
+  user: Pick<User, 'id'>,
+  client: Client,
+  method: string,
+): Promise<void> {
+  if (!(await secondStepRequired(ctx.db, user.id))) return;
+  const id = newId();
+  await ctx.db
+    .insertInto('mfa_challenges')
+    .values({ id, user_id: user.id, created: nowString(), expires: fromNow(MFA_LIFETIME_MS) })
+    .execute();
+  await recordEvent(ctx.db, {
+    type: 'second_step_required',
+    userId: user.id,
+    client,
+    detail: { method },
+  });
+  throw new SecondStepRequiredError(id);
+}
+
+/** The member an `mfaId` belongs to, while it is live and unused. */
+export async function mfaOwner(db: Db, mfaId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('mfa_challenges')
+    .select('user_id')
+    .where('id', '=', mfaId)
+    .where('expires', '>', nowString())
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
+/** Uses up an `mfaId`; false when it was already used (or has expired) meanwhile. */
+export async function consumeMfa(db: Db, mfaId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('mfa_challenges')
+    .where('id', '=', mfaId)
+    .where('expires', '>', nowString())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+/** Deletes `mfaId`s past their end (housekeeping; they are refused anyway). */
+export async function deleteExpiredMfa(db: Db): Promise<number> {
+  const result = await db
+    .deleteFrom('mfa_challenges')
+    .where('expires', '<=', nowString())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

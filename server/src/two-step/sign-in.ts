@@ -1,0 +1,90 @@
+import { recordEvent } from '../core/audit.js';
+import type { AppContext, Client } from '../core/context.js';
+import {
+  assertNoFieldErrors,
+  fieldError,
+  type FieldErrors,
+  VALIDATION_FAILED,
+  ValidationError,
+} from '../core/errors.js';
+import { consumeMfa, mfaOwner } from '../core/second-step.js';
+import { findUserById } from '../core/users.js';
+import type { User } from '../db/schema.js';
+import {
+  acceptStep,
+  assertNotLocked,
+  countFailure,
+  looksLikeTotp,
+  totpStep,
+  twoStepOf,
+  useRecoveryCode,
+} from './codes.js';
+import { TWO_STEP_LIMITS } from './limits.js';
+
+/** A wrong code inside the transaction: rolls back the use of the mfaId. */
+class WrongCode extends Error {}
+
+const invalidMfa = () =>
+  new ValidationError(VALIDATION_FAILED, { mfaId: fieldError.invalidMfaId() });
+
+/**
+ * The second step of a sign-in: the `mfaId` from a right password plus a current code from the
+ * authenticator app or an unused recovery code. The `mfaId` is used up only by a right code; a
+ * wrong one counts towards the member's lock-out (5 in a row: 15 minutes, answered 429).
+ */
+export async function signInWithSecondStep(
+  ctx: AppContext,
+  input: { mfaId: string; code: string },
+  client: Client,
+): Promise<{ user: User; method: 'totp' | 'recovery_code' }> {
+  await ctx.limiter.check(TWO_STEP_LIMITS.secondStep, client.ip);
+  const errors: FieldErrors = {};
+  if (input.mfaId.trim() === '') errors.mfaId = fieldError.required();
+  if (input.code.trim() === '') errors.code = fieldError.required();
+  assertNoFieldErrors(errors, VALIDATION_FAILED);
+  if (input.mfaId.length > 64 || input.code.length > 64) {
+    throw new ValidationError(VALIDATION_FAILED, { code: fieldError.invalidCode() });
+  }
+
+  const userId = await mfaOwner(ctx.db, input.mfaId);
+  const user = userId ? await findUserById(ctx, userId) : undefined;
+  const row = user ? await twoStepOf(ctx.db, user.id) : undefined;
+  // Two-step turned off meanwhile: the mfaId is void; signing in with the password is enough now.
+  if (!user || row?.enabled !== 1) throw invalidMfa();
+  assertNotLocked(row);
+
+  const method = looksLikeTotp(input.code) ? 'totp' : 'recovery_code';
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      if (!(await consumeMfa(trx, input.mfaId))) throw invalidMfa();
+      let right: boolean;
+      if (method === 'totp') {
+        const secret = row.secret ? ctx.box.open(row.secret, user.id) : undefined;
+        const step = secret ? totpStep(secret, input.code) : undefined;
+        right = step !== undefined && (await acceptStep(trx, user.id, step));
+      } else {
+        right = await useRecoveryCode(trx, user.id, input.code);
+        if (right) {
+          await trx
+            .updateTable('two_step')
+            .set({ failures: 0 })
+            .where('user_id', '=', user.id)
+            .execute();
+        }
+      }
+      if (!right) throw new WrongCode();
+    });
+  } catch (error) {
+    if (!(error instanceof WrongCode)) throw error;
+    await recordEvent(ctx.db, {
+      type: 'sign_in',
+      userId: user.id,
+      client,
+      outcome: 'failure',
+      detail: { method, reason: 'wrong_code' },
+    });
+    await countFailure(ctx, user.id, client);
+    throw new ValidationError(VALIDATION_FAILED, { code: fieldError.invalidCode() });
+  }
+  return { user, method };
+}
