@@ -1,6 +1,7 @@
 import { deleteOldEvents } from './audit/queries.js';
 import type { AppContext } from './core/context.js';
 import { deleteExpiredSessions } from './core/sessions.js';
+import { deleteOldMailLog } from './mail/outbox.js';
 
 const EVERY_MS = 60 * 60_000;
 
@@ -17,6 +18,7 @@ export function startHousekeeping(ctx: AppContext): () => Promise<void> {
       try {
         const events = await deleteOldEvents(ctx);
         const sessions = await deleteExpiredSessions(ctx.db);
+        await deleteOldMailLog(ctx.db);
         if (events || sessions)
           ctx.log.info({ events, sessions }, 'housekeeping: old rows deleted');
       } catch (err) {

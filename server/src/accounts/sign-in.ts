@@ -1,7 +1,9 @@
 import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
 import {
+  ACCOUNT_DISABLED,
   assertNoFieldErrors,
+  ForbiddenError,
   fieldError,
   type FieldErrors,
   VALIDATION_FAILED,
@@ -31,7 +33,18 @@ export async function signInWithPassword(
 
   const user = isEmail(input.identity) ? await findUserByEmail(ctx, input.identity) : undefined;
   if (!user) await verifyAgainstDummy(input.password);
-  else if (await verifyPassword(user.password_hash, input.password)) return user;
+  else if (await verifyPassword(user.password_hash, input.password)) {
+    if (user.disabled !== 1) return user;
+    // Only the right password learns that the account is disabled.
+    await recordEvent(ctx.db, {
+      type: 'sign_in',
+      userId: user.id,
+      client,
+      outcome: 'failure',
+      detail: { method: 'password', reason: 'disabled' },
+    });
+    throw new ForbiddenError(ACCOUNT_DISABLED);
+  }
   await recordEvent(ctx.db, {
     type: 'sign_in',
     userId: user?.id ?? null,

@@ -26,7 +26,18 @@ export type SecurityEventType =
   | 'sessions_ended'
   | 'signed_out'
   | 'account_deleted'
-  | 'data_exported';
+  | 'data_exported'
+  // Operator actions: `user_id` is the member acted on, `detail.actor` the operator's id or `cli`.
+  | 'admin_disable'
+  | 'admin_enable'
+  | 'admin_delete'
+  | 'admin_make_operator'
+  | 'admin_remove_operator'
+  | 'admin_give_codes'
+  | 'admin_revoke_code'
+  | 'admin_resend_verification'
+  | 'admin_mail_retry'
+  | 'admin_test_mail';
 
 export interface SecurityEventInput {
   type: SecurityEventType;
