@@ -8,6 +8,8 @@ import type { WebApp } from './http/web-app.js';
 import { inviteRoutes } from './invites/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { auditRoutes } from './audit/routes.js';
+import { adminRoutes } from './admin/routes.js';
+import { metricsRoutes } from './metrics/routes.js';
 
 /** Every request under /api/ counts against this, per client IP. */
 const API_LIMIT: Limit = { name: 'api', max: 300, windowMs: 10_000 };
@@ -92,11 +94,14 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
     return reply.code(404).send(envelope(404));
   });
 
+  // First: its onResponse hook counts every route.
+  app.register(metricsRoutes(ctx));
   app.get('/api/health', async () => ({ code: 200, message: 'API is healthy.', data: {} }));
   app.register(accountRoutes(ctx));
   app.register(inviteRoutes(ctx));
   app.register(sessionRoutes(ctx));
   app.register(auditRoutes(ctx));
+  app.register(adminRoutes(ctx));
   return app;
 }
 
