@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { DATABASE_FILE, openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations.js';
 import { bootstrapInviteLink, InitialUserExistsError } from './invites/service.js';
+import { commandError, UsageError, USERS_USAGE, usersCommand } from './admin/commands.js';
 
 /** The sign-up link for the initial user (reusing the unused bootstrap code, or making one). */
 export async function initialInviteLink(config: Config): Promise<string> {
@@ -41,7 +42,7 @@ Commands:
   initial-invite   Print the sign-up link that creates the initial user (one line on stdout).
                    Fails once the initial user exists.
   backup <file>    Copy the SQLite database to <file>, safely while the server runs.
-`;
+${USERS_USAGE}`;
 
 async function run(args: string[]): Promise<number> {
   const [command] = args;
@@ -54,6 +55,21 @@ async function run(args: string[]): Promise<number> {
     await backupDatabase(loadConfig(process.env), path.resolve(args[1]));
     process.stdout.write(`Backed up to ${path.resolve(args[1])}\n`);
     return 0;
+  }
+  if (command === 'users') {
+    try {
+      await usersCommand(loadConfig(process.env), args.slice(1), process.stdout);
+      return 0;
+    } catch (error) {
+      if (error instanceof UsageError) {
+        process.stderr.write(`${error.message}\n\n${USAGE}`);
+        return 2;
+      }
+      const message = commandError(error, args.slice(1));
+      if (!message) throw error;
+      process.stderr.write(`${message}\n`);
+      return 1;
+    }
   }
   if (command === undefined || command === 'help' || command === '--help') {
     process.stdout.write(USAGE);

@@ -51,6 +51,11 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** `email` contains `text` (lower-cased already), matched literally, as a bound parameter. */
+export function emailContains(text: string) {
+  return sql<boolean>`email LIKE ${containsPattern(text)} ESCAPE '\\'`;
+}
+
 const MEMBER_COLUMNS = [
   'id',
   'email',
@@ -85,7 +90,7 @@ function filtered(ctx: AppContext, filter: MemberFilter) {
       .where('verified', '=', filter.status === 'verified' ? 1 : 0);
   }
   if (filter.q !== '') {
-    query = query.where(sql<boolean>`email LIKE ${containsPattern(filter.q)} ESCAPE '\\'`);
+    query = query.where(emailContains(filter.q));
   }
   return query;
 }
