@@ -9,6 +9,8 @@ import {
   VALIDATION_FAILED,
 } from '../core/errors.js';
 import { endSessions } from '../core/sessions.js';
+import { readBody } from '../http/body.js';
+import { HttpError, LOADING_FAILED } from '../http/envelope.js';
 import type { User } from '../db/schema.js';
 import { createInviteCodes, revokeUnusedCode } from '../invites/service.js';
 import { nowString } from '../tools/time.js';
@@ -107,18 +109,18 @@ export async function setOperator(
   return memberOr404(ctx, id);
 }
 
-/** The `count` of Give More Codes: a whole number from 1 to 50. */
+/**
+ * The `count` of Give More Codes: a whole number from 1 to 50. A body that is not an object, or a
+ * count that is not a JSON number, is a loading error (as the other bodies are read).
+ */
 export function readCodeCount(body: unknown): number {
+  readBody(body, {});
   const count = (body as { count?: unknown } | undefined)?.count;
   if (count === undefined || count === null) {
     throw new ValidationError(VALIDATION_FAILED, { count: fieldError.required() });
   }
-  if (
-    typeof count !== 'number' ||
-    !Number.isInteger(count) ||
-    count < 1 ||
-    count > MAX_GIVEN_CODES
-  ) {
+  if (typeof count !== 'number') throw new HttpError(400, LOADING_FAILED);
+  if (!Number.isInteger(count) || count < 1 || count > MAX_GIVEN_CODES) {
     throw new ValidationError(VALIDATION_FAILED, {
       count: fieldError.numberOutOfRange(1, MAX_GIVEN_CODES),
     });
