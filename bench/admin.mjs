@@ -211,7 +211,7 @@ async function measure(count, databaseUrl) {
       ['search by email fragment (with total)', `/api/admin/members?q=${fragment}`],
       ["a member's page", `/api/admin/members/${branchRoot}`],
       [
-        `invite tree of the ${Math.min(BRANCH, count)} branch (depth 2)`,
+        `invite tree of the ${BRANCH.toLocaleString('en')} branch (depth 2)`,
         `/api/admin/invite-tree?root=${branchRoot}&depth=2`,
       ],
     ];
