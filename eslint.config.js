@@ -2,7 +2,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
-// Server layers, bottom to top: tools → db → core → http → features (accounts, invites, mail, …) →
+// Server layers, bottom to top: tools → db → core → http → features (accounts, invites, mail,
+// sessions, audit, two-step, passkeys, admin, metrics) →
 // the composition root (app.ts, server.ts, main.ts, cli.ts). A folder imports only from below it;
 // a feature uses another feature only through that feature's public modules.
 const composition = ['../app.js', '../server.js', '../main.js', '../cli.js'];
@@ -14,6 +15,8 @@ const features = [
   '../audit/*',
   '../two-step/*',
   '../passkeys/*',
+  '../admin/*',
+  '../metrics/*',
 ];
 const serverLayer = (files, forbidden, message) => ({
   files,
@@ -74,22 +77,42 @@ const serverBoundaries = [
   ),
   serverLayer(
     ['server/src/invites/**'],
-    [...composition, '../accounts/*', '../mail/*', '!../mail/outbox.js', '!../mail/compose.js'],
+    [
+      ...composition,
+      ...features.filter((f) => f !== '../invites/*'),
+      '!../mail/outbox.js',
+      '!../mail/compose.js',
+    ],
     'invites/ does not depend on accounts/ (accounts/ uses invites/service.ts); mail only through outbox.ts and compose.ts.',
   ),
   serverLayer(
     ['server/src/accounts/**'],
     [
       ...composition,
-      '../invites/*',
+      ...features.filter((f) => f !== '../accounts/*'),
       '!../invites/service.js',
-      '../mail/*',
       '!../mail/outbox.js',
       '!../mail/compose.js',
-      '../two-step/*',
-      '../passkeys/*',
     ],
     'accounts/ uses another feature only through its public module: invites/service.ts, mail/outbox.ts, mail/compose.ts (two-step/ and passkeys/ build on accounts/, not the other way).',
+  ),
+  serverLayer(
+    ['server/src/admin/**'],
+    [
+      ...composition,
+      ...features.filter((f) => f !== '../admin/*'),
+      '!../accounts/service.js',
+      '!../invites/service.js',
+      '!../mail/outbox.js',
+      '!../mail/compose.js',
+      '!../audit/queries.js',
+    ],
+    'admin/ uses another feature only through its public module: accounts/service.ts, invites/service.ts, mail/outbox.ts, mail/compose.ts, audit/queries.ts.',
+  ),
+  serverLayer(
+    ['server/src/metrics/**'],
+    [...composition, ...features.filter((f) => f !== '../metrics/*'), '!../mail/outbox.js'],
+    'metrics/ reads other features only through their public module (mail/outbox.ts).',
   ),
 ];
 

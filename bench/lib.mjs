@@ -70,7 +70,7 @@ export function stop(child) {
  * PostgreSQL database of BENCH_DATABASE_URL), limits off,
  * warn-level logs and mail printed to its console (whose `Link:` lines `mailLink` reads).
  */
-export async function startGatehouse(extraEnv = {}) {
+export async function startGatehouse(extraEnv = {}, { restart = false } = {}) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-bench-'));
@@ -101,9 +101,10 @@ export async function startGatehouse(extraEnv = {}) {
   let output = '';
   child.stdout.on('data', (c) => (output += c.toString()));
   child.stderr.on('data', (c) => (output += c.toString()));
+  // A first start prints the sign-up link of the initial user; a restart only that it runs.
   const [, bootstrapLink] = await waitForOutput(
     child,
-    /^\s*(https?:\/\/\S+\/signup\?code=\S+)\s*$/m,
+    restart ? /is running at (\S+)/ : /^\s*(https?:\/\/\S+\/signup\?code=\S+)\s*$/m,
     'The Gatehouse server',
   );
   return {

@@ -13,6 +13,8 @@ import { sessionRoutes } from './sessions/routes.js';
 import { auditRoutes } from './audit/routes.js';
 import { twoStepRoutes } from './two-step/routes.js';
 import { passkeyRoutes } from './passkeys/routes.js';
+import { adminRoutes } from './admin/routes.js';
+import { metricsRoutes } from './metrics/routes.js';
 
 /** Every request under /api/ counts against this, per client IP. */
 const API_LIMIT: Limit = { name: 'api', max: 300, windowMs: 10_000 };
@@ -109,6 +111,8 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
     return reply.code(404).send(envelope(404));
   });
 
+  // First: its onResponse hook counts every route.
+  app.register(metricsRoutes(ctx));
   app.get('/api/health', async () => ({ code: 200, message: 'API is healthy.', data: {} }));
   // Readiness for load balancers: touches the database (a second at most), unlike /api/health.
   app.get('/api/ready', async () => {
@@ -121,6 +125,7 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
   app.register(auditRoutes(ctx));
   app.register(twoStepRoutes(ctx));
   app.register(passkeyRoutes(ctx));
+  app.register(adminRoutes(ctx));
   return app;
 }
 

@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { DATABASE_FILE, openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations.js';
 import { bootstrapInviteLink, InitialUserExistsError } from './invites/service.js';
+import { commandError, UsageError, USERS_USAGE, usersCommand } from './admin/commands.js';
 import { createPrivateFile, ensurePrivateDir, restrictFile } from './tools/private-files.js';
 import { newSecret } from './tools/random.js';
 
@@ -148,7 +149,7 @@ Commands:
   backup <file>    Copy the SQLite database to <file>, safely while the server runs.
   restore <file>   Replace the SQLite database with the backup <file> (server stopped).
                    Keeps the current one as gatehouse.db.before-restore-<time>; ends every session.
-`;
+${USERS_USAGE}`;
 
 async function run(args: string[]): Promise<number> {
   const [command] = args;
@@ -170,6 +171,21 @@ async function run(args: string[]): Promise<number> {
         'Every session has ended: members sign in again.\n',
     );
     return 0;
+  }
+  if (command === 'users') {
+    try {
+      await usersCommand(loadConfig(process.env), args.slice(1), process.stdout);
+      return 0;
+    } catch (error) {
+      if (error instanceof UsageError) {
+        process.stderr.write(`${error.message}\n\n${USAGE}`);
+        return 2;
+      }
+      const message = commandError(error, args.slice(1));
+      if (!message) throw error;
+      process.stderr.write(`${message}\n`);
+      return 1;
+    }
   }
   if (command === undefined || command === 'help' || command === '--help') {
     process.stdout.write(USAGE);

@@ -141,6 +141,20 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   SESSION_MAX_DAYS: int('SESSION_MAX_DAYS', 30, 1, 3650),
   AUDIT_RETENTION_DAYS: int('AUDIT_RETENTION_DAYS', 90, 1, 3650),
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return undefined;
+      if (value.length < 16 || /\s/.test(value)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'METRICS_TOKEN must be at least 16 characters, without spaces',
+        });
+        return z.NEVER;
+      }
+      return value;
+    }),
 });
 
 /** false: use the socket's address; a hop count; or the proxies' addresses/CIDRs. */
@@ -173,6 +187,8 @@ export interface Config {
   sessionMaxDays: number;
   /** How long security events are kept. */
   auditRetentionDays: number;
+  /** Enables GET /api/metrics for this bearer token. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -215,5 +231,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDist: path.resolve(e.WEB_DIST?.trim() || path.join(projectRoot, 'web', 'dist')),
     sessionMaxDays: e.SESSION_MAX_DAYS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    metricsToken: e.METRICS_TOKEN,
   };
 }

@@ -3,6 +3,7 @@ import type { AppContext } from './core/context.js';
 import { deleteExpiredMfa } from './core/second-step.js';
 import { deleteExpiredChallenges } from './passkeys/challenges.js';
 import { deleteExpiredSessions } from './core/sessions.js';
+import { deleteOldMailLog } from './mail/outbox.js';
 
 const EVERY_MS = 60 * 60_000;
 
@@ -21,6 +22,7 @@ export function startHousekeeping(ctx: AppContext): () => Promise<void> {
         const sessions = await deleteExpiredSessions(ctx.db);
         await deleteExpiredMfa(ctx.db);
         await deleteExpiredChallenges(ctx.db);
+        await deleteOldMailLog(ctx.db);
         if (events || sessions)
           ctx.log.info({ events, sessions }, 'housekeeping: old rows deleted');
       } catch (err) {

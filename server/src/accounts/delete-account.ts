@@ -5,17 +5,24 @@ import { deleteQueuedMailOf } from '../mail/outbox.js';
 
 /**
  * Deletes the account, its invite codes, its queued mail and (by cascade) its sessions. People it
- * invited are unaffected. The security log keeps the deletion.
+ * invited are unaffected. The security log keeps the deletion: `account_deleted`, or
+ * `admin_delete` with the operator's id (or `cli`) as `actor` when an operator deleted it.
  */
 export async function deleteAccount(
   ctx: AppContext,
   userId: string,
   client: Client,
+  actor?: string,
 ): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     await deleteQueuedMailOf(trx, userId);
     await deleteCodesOf(trx, userId);
     await trx.deleteFrom('users').where('id', '=', userId).execute();
-    await recordEvent(trx, { type: 'account_deleted', userId, client });
+    await recordEvent(
+      trx,
+      actor
+        ? { type: 'admin_delete', userId, client, detail: { actor } }
+        : { type: 'account_deleted', userId, client },
+    );
   });
 }

@@ -70,6 +70,36 @@ async function queueIfDue(
   if (queued) ctx.mailQueued();
 }
 
+/**
+ * An operator's Resend Verification: queues the mail now (no throttle: an operator asked), moves
+ * the throttle's clock, and logs it as `admin_resend_verification` with the operator as `actor`.
+ * false when the member is already verified.
+ */
+export async function resendVerificationMail(
+  ctx: AppContext,
+  user: User,
+  client: Client,
+  actor: string,
+): Promise<boolean> {
+  if (user.verified === 1) return false;
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set({ verification_sent_at: nowString() })
+      .where('id', '=', user.id)
+      .execute();
+    await queueAccountMail(ctx, trx, 'verification', user);
+    await recordEvent(trx, {
+      type: 'admin_resend_verification',
+      userId: user.id,
+      client,
+      detail: { actor },
+    });
+  });
+  ctx.mailQueued();
+  return true;
+}
+
 async function queueAccountMail(
   ctx: AppContext,
   trx: Transaction<Database>,

@@ -92,6 +92,9 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
     verified: 0,
     email_visibility: input.emailVisibility ? 1 : 0,
     is_initial_user: invite.bootstrap ? 1 : 0,
+    // The initial user is always an operator.
+    is_operator: invite.bootstrap ? 1 : 0,
+    disabled: 0,
     invite_code: invite.formatted,
     invited_by: invite.ownerId,
     verification_sent_at: null,

@@ -37,6 +37,72 @@ export async function memberEvents(ctx: AppContext, userId: string, list: ListQu
   );
 }
 
+/** Every member's security events, newest first, optionally of one member and/or one type. */
+export async function allEvents(
+  ctx: AppContext,
+  filter: { member?: string; type?: string },
+  list: ListQuery,
+) {
+  let query = ctx.db.selectFrom('security_events');
+  if (filter.member) query = query.where('user_id', '=', filter.member);
+  if (filter.type) query = query.where('type', '=', filter.type);
+  const rows = await query
+    .leftJoin('users', 'users.id', 'security_events.user_id')
+    .select([
+      'security_events.id',
+      'security_events.created',
+      'security_events.type',
+      'security_events.user_id',
+      'users.email',
+      'security_events.ip',
+      'security_events.user_agent',
+      'security_events.outcome',
+      'security_events.detail',
+    ])
+    .orderBy('security_events.created', 'desc')
+    .orderBy('security_events.id', 'desc')
+    .limit(list.perPage)
+    .offset((list.page - 1) * list.perPage)
+    .execute();
+  let total: number | undefined;
+  if (!list.skipTotal) {
+    const row = await query
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    total = Number(row.n);
+  }
+  return listAnswer(
+    list,
+    rows.map((r) => ({
+      id: r.id,
+      created: r.created,
+      type: r.type,
+      member: r.user_id,
+      // null: no member (an unknown email) or the account is gone.
+      email: r.email,
+      ip: r.ip,
+      userAgent: r.user_agent,
+      outcome: r.outcome,
+      detail: JSON.parse(r.detail) as unknown,
+    })),
+    total,
+  );
+}
+
+/** When the member last signed in (within the log's retention), or null. */
+export async function lastSignIn(ctx: AppContext, userId: string): Promise<string | null> {
+  const row = await ctx.db
+    .selectFrom('security_events')
+    .select('created')
+    .where('user_id', '=', userId)
+    .where('type', '=', 'sign_in')
+    .where('outcome', '=', 'success')
+    .orderBy('created', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.created ?? null;
+}
+
 /** Deletes security events older than the retention period, in small batches. */
 export async function deleteOldEvents(ctx: AppContext): Promise<number> {
   const cutoff = fromNow(-ctx.config.auditRetentionDays * 24 * 60 * 60_000);

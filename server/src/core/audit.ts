@@ -34,7 +34,18 @@ export type SecurityEventType =
   | 'second_step_locked'
   | 'passkey_added'
   | 'passkey_renamed'
-  | 'passkey_removed';
+  | 'passkey_removed'
+  // Operator actions: `user_id` is the member acted on, `detail.actor` the operator's id or `cli`.
+  | 'admin_disable'
+  | 'admin_enable'
+  | 'admin_delete'
+  | 'admin_make_operator'
+  | 'admin_remove_operator'
+  | 'admin_give_codes'
+  | 'admin_revoke_code'
+  | 'admin_resend_verification'
+  | 'admin_mail_retry'
+  | 'admin_test_mail';
 
 export interface SecurityEventInput {
   type: SecurityEventType;

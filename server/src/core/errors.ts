@@ -15,6 +15,9 @@ export type FieldErrors = Record<string, FieldError>;
 /** The message of a validation failure on the auth actions (PocketBase's). */
 export const VALIDATION_FAILED = 'An error occurred while validating the submitted data.';
 
+/** The answer to a disabled account's right password (403). */
+export const ACCOUNT_DISABLED = 'This account has been disabled.';
+
 /** Input that breaks a rule: a message for the whole request, and one error per field. */
 export class ValidationError extends Error {
   constructor(
@@ -142,6 +145,11 @@ export const fieldError = {
   invalidPasskey: (): FieldError => ({
     code: 'validation_invalid_passkey',
     message: 'Invalid or expired passkey response.',
+  }),
+  numberOutOfRange: (min: number, max: number): FieldError => ({
+    code: 'validation_number_out_of_range',
+    message: `Must be a whole number from ${min} to ${max}.`,
+    params: { min, max },
   }),
   passwordTooCommon: (): FieldError => ({
     code: 'validation_password_too_common',

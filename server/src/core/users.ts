@@ -21,6 +21,11 @@ export function userRecord(user: User, options: { withEmail: boolean }) {
   };
 }
 
+/** Whether the member may use the operator console: the initial user always may. */
+export function isOperator(user: Pick<User, 'is_operator' | 'is_initial_user'>): boolean {
+  return user.is_operator === 1 || user.is_initial_user === 1;
+}
+
 export function findUserById(ctx: AppContext, id: string): Promise<User | undefined> {
   return ctx.queries.userById(id);
 }
@@ -45,7 +50,8 @@ export interface Auth {
 export async function findAuthByToken(ctx: AppContext, token: string): Promise<Auth | undefined> {
   const user = await findUserByToken(ctx, token, 'auth');
   const sid = user && Tokens.decode(token)?.sid;
-  if (!user || typeof sid !== 'string') return undefined;
+  // Disabling deletes the sessions too; this also covers a sign-in racing the disable.
+  if (!user || typeof sid !== 'string' || user.disabled === 1) return undefined;
   const session = await liveSession(ctx, sid);
   if (!session || session.user_id !== user.id) return undefined;
   return { user, session };

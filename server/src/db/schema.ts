@@ -13,6 +13,10 @@ export interface UsersTable {
   verified: number;
   email_visibility: number;
   is_initial_user: number;
+  /** 1: may use the operator console (the initial user always may). */
+  is_operator: Generated<number>;
+  /** 1: an operator disabled the account: no sign-in, no sessions, its codes do not work. */
+  disabled: Generated<number>;
   invite_code: string;
   invited_by: string | null;
   verification_sent_at: string | null;
@@ -148,6 +152,13 @@ export interface PasskeyChallengesTable {
   expires: string;
 }
 
+/** One row per delivery attempt of the mail worker, for the console's 24-hour counts. */
+export interface MailLogTable {
+  id: string;
+  created: string;
+  outcome: 'sent' | 'failed';
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -166,6 +177,7 @@ export interface Database {
   mfa_challenges: MfaChallengesTable;
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
+  mail_log: MailLogTable;
 }
 
 export type User = Selectable<UsersTable>;

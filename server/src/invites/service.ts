@@ -65,11 +65,19 @@ export async function findUsableCode(
 ): Promise<UsableInviteCode | undefined> {
   const code = normalizeInviteCode(typed);
   if (code === '') return undefined;
+  // A disabled member's codes do not work until the member is enabled again.
   const row = await ctx.db
     .selectFrom('invite_codes')
-    .select(['id', 'owner_id', 'bootstrap', 'code'])
-    .where('code', '=', code)
-    .where('used_at', 'is', null)
+    .leftJoin('users as owner', 'owner.id', 'invite_codes.owner_id')
+    .select([
+      'invite_codes.id',
+      'invite_codes.owner_id',
+      'invite_codes.bootstrap',
+      'invite_codes.code',
+    ])
+    .where('invite_codes.code', '=', code)
+    .where('invite_codes.used_at', 'is', null)
+    .where((eb) => eb.or([eb('owner.disabled', 'is', null), eb('owner.disabled', '=', 0)]))
     .executeTakeFirst();
   if (!row) return undefined;
   return {
@@ -162,6 +170,32 @@ export async function allowTakenEmailAnswer(
 /** Deletes every code the user owns (used or not), inside the caller's transaction. */
 export async function deleteCodesOf(trx: Transaction<Database>, ownerId: string): Promise<void> {
   await trx.deleteFrom('invite_codes').where('owner_id', '=', ownerId).execute();
+}
+
+/**
+ * Deletes an unused code (an operator's Revoke). 'used': the code was used and is kept as the
+ * record of who invited whom; 'missing': no such code.
+ */
+export async function revokeUnusedCode(
+  db: Db,
+  id: string,
+): Promise<{ result: 'revoked' | 'used' | 'missing'; ownerId: string | null }> {
+  const row = await db
+    .selectFrom('invite_codes')
+    .select(['owner_id', 'used_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return { result: 'missing', ownerId: null };
+  if (row.used_at !== null) return { result: 'used', ownerId: row.owner_id };
+  const deleted = await db
+    .deleteFrom('invite_codes')
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return {
+    result: Number(deleted.numDeletedRows) === 1 ? 'revoked' : 'used',
+    ownerId: row.owner_id,
+  };
 }
 
 /** Every code the user owns, used or not, with who used it (an id only), newest first. */

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { newId } from '../tools/random.js';
-import { formatDate, nowString } from '../tools/time.js';
+import { formatDate, fromNow, nowString } from '../tools/time.js';
 import type { MailContent } from './compose.js';
 
 /**
@@ -46,4 +46,91 @@ export async function deleteQueuedMailOf(
   userId: string,
 ): Promise<void> {
   await trx.deleteFrom('outbox').where('user_id', '=', userId).execute();
+}
+
+type Db = Transaction<Database> | Kysely<Database>;
+
+/** How long the delivery log is kept (the console shows the last 24 hours). */
+const MAIL_LOG_KEEP_MS = 7 * 24 * 60 * 60_000;
+
+/** The worker's note of one delivery attempt. */
+export async function logDelivery(db: Db, outcome: 'sent' | 'failed'): Promise<void> {
+  await db.insertInto('mail_log').values({ id: newId(), created: nowString(), outcome }).execute();
+}
+
+/** Deletes delivery notes older than a week (housekeeping). */
+export async function deleteOldMailLog(db: Db): Promise<number> {
+  const result = await db
+    .deleteFrom('mail_log')
+    .where('created', '<', fromNow(-MAIL_LOG_KEEP_MS))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Mail still in the outbox, oldest due first: who to, what, how it went. Never a body or link. */
+export async function listQueuedMail(db: Db, page: { limit: number; offset: number }) {
+  const rows = await db
+    .selectFrom('outbox')
+    .select([
+      'id',
+      'user_id',
+      'recipient',
+      'subject',
+      'attempts',
+      'last_error',
+      'next_attempt_at',
+      'created',
+    ])
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    userId: r.user_id,
+    recipient: r.recipient,
+    subject: r.subject,
+    attempts: r.attempts,
+    lastError: r.last_error,
+    nextAttempt: r.next_attempt_at,
+    created: r.created,
+  }));
+}
+
+/** Queued and failing (tried at least once) mails; sent and failed attempts in the last 24 hours. */
+export async function mailStats(db: Db) {
+  const queue = await db
+    .selectFrom('outbox')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('queued'),
+      eb.fn.sum<number>(eb.case().when('attempts', '>', 0).then(1).else(0).end()).as('failing'),
+    ])
+    .executeTakeFirstOrThrow();
+  const log = await db
+    .selectFrom('mail_log')
+    .select(['outcome', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('created', '>', fromNow(-24 * 60 * 60_000))
+    .groupBy('outcome')
+    .execute();
+  const count = (outcome: string) => Number(log.find((r) => r.outcome === outcome)?.n ?? 0);
+  return {
+    queued: Number(queue.queued),
+    failing: Number(queue.failing ?? 0),
+    sentLast24h: count('sent'),
+    failedLast24h: count('failed'),
+  };
+}
+
+/** Makes a queued mail due now (Retry Now); its user id, or undefined when it is not queued. */
+export async function retryMailNow(
+  db: Db,
+  id: string,
+): Promise<{ userId: string | null } | undefined> {
+  return db
+    .updateTable('outbox')
+    .set({ next_attempt_at: nowString() })
+    .where('id', '=', id)
+    .returning(['user_id as userId'])
+    .executeTakeFirst();
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database, OutboxMail } from '../db/schema.js';
 import { fromNow, nowString } from '../tools/time.js';
+import { logDelivery } from './outbox.js';
 import type { MailTransport } from './transport.js';
 
 const BATCH = 20;
@@ -155,13 +156,17 @@ export class MailWorker {
         })
         .where('id', '=', mail.id)
         .execute();
+      await logDelivery(this.db, 'failed');
       this.options.log.warn(
         { mailId: mail.id, attempts, retryInMs: backoff, err: message },
         'mail not sent; will retry',
       );
       return;
     }
-    await this.db.deleteFrom('outbox').where('id', '=', mail.id).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('outbox').where('id', '=', mail.id).execute();
+      await logDelivery(trx, 'sent');
+    });
     this.options.log.info({ mailId: mail.id, subject: mail.subject }, 'mail sent');
   }
 }

@@ -27,8 +27,10 @@ describe.each(DATABASES)(`randomized bad input on %s (FUZZ_SEED=${SEED})`, (db) 
   let t: TestServer;
   let user: User;
   let unverified: User;
+  let operator: User;
   beforeAll(async () => {
     t = await startTestServer({ db });
+    operator = await t.initialUser();
     user = await t.verifiedUser();
     unverified = await t.unverifiedUser();
   });
@@ -109,6 +111,7 @@ describe.each(DATABASES)(`randomized bad input on %s (FUZZ_SEED=${SEED})`, (db) 
       'response',
       '__proto__',
       'constructor',
+      'count',
     ];
     const body = (): { raw?: string; body?: unknown } => {
       switch (int(8)) {
@@ -167,6 +170,24 @@ describe.each(DATABASES)(`randomized bad input on %s (FUZZ_SEED=${SEED})`, (db) 
       PATHS.passkeyLoginOptions,
       PATHS.authWithPasskey,
       () => `${PATHS.passkeys}/${enc(strings().slice(0, 40)) || 'x'}`,
+      '/api/gatehouse/me',
+      '/api/admin/members',
+      '/api/admin/invite-tree',
+      '/api/admin/outbox',
+      '/api/admin/test-mail',
+      '/api/admin/security-events',
+      '/api/metrics',
+      () =>
+        `/api/admin/members?q=${enc(strings().slice(0, 60))}&status=${enc(strings().slice(0, 20))}&sort=${pick(['email', '-created', enc(strings().slice(0, 10))])}&perPage=${int(1e6)}&page=${enc(strings().slice(0, 10))}`,
+      () => `/api/admin/members/${enc(strings().slice(0, 40)) || 'x'}`,
+      () =>
+        `/api/admin/members/${pick([user.id, unverified.id, enc(strings().slice(0, 20)) || 'x'])}/${pick(['disable', 'enable', 'operator', 'invites', 'resend-verification'])}`,
+      () => `/api/admin/invite-codes/${enc(strings().slice(0, 40)) || 'x'}`,
+      () =>
+        `/api/admin/invite-tree?root=${enc(strings().slice(0, 40))}&depth=${enc(strings().slice(0, 5))}`,
+      () => `/api/admin/outbox/${enc(strings().slice(0, 40)) || 'x'}/retry`,
+      () =>
+        `/api/admin/security-events?member=${enc(strings().slice(0, 40))}&type=${enc(strings().slice(0, 40))}&perPage=${int(1e6)}`,
       () => `${PATHS.securityEvents}?page=${enc(strings().slice(0, 30))}&perPage=${int(1e6)}`,
       () => `${PATHS.sessions}/${enc(strings().slice(0, 40)) || 'x'}`,
       () => PATHS.record(user.id),
@@ -186,6 +207,9 @@ describe.each(DATABASES)(`randomized bad input on %s (FUZZ_SEED=${SEED})`, (db) 
       switch (int(7)) {
         case 0:
           h['Authorization'] = user.token;
+          break;
+        case 4:
+          h['Authorization'] = operator.token;
           break;
         case 1:
           h['Authorization'] =

@@ -71,6 +71,21 @@ describe('two instances on one PostgreSQL database', () => {
     expect((await a.get(PATHS.codes, u.token)).status).toBe(200);
   });
 
+  it('an operator disabling a member on one instance ends their sessions on the other at once', async () => {
+    const root = await a.initialUser();
+    const u = await a.verifiedUser();
+    const onB = await b.login(u.email, u.password);
+    expect((await b.get(PATHS.codes, onB.body.token)).status).toBe(200);
+    expect((await a.get(PATHS.codes, u.token)).status).toBe(200);
+    expect((await a.post(`/api/admin/members/${u.id}/disable`, {}, root.token)).status).toBe(200);
+    expect((await b.get(PATHS.codes, onB.body.token)).status).toBe(401);
+    expect((await b.get(PATHS.codes, u.token)).status).toBe(401);
+    expect((await a.get(PATHS.codes, onB.body.token)).status).toBe(401);
+    expect((await b.login(u.email, u.password)).status).toBe(403);
+    expect((await b.post(`/api/admin/members/${u.id}/enable`, {}, root.token)).status).toBe(200);
+    expect((await a.login(u.email, u.password)).status).toBe(200);
+  });
+
   it('mail queued while SMTP is down is sent exactly once although both workers poll', async () => {
     const users: User[] = [];
     for (let i = 0; i < 3; i++) users.push(await a.verifiedUser());

@@ -1,0 +1,188 @@
+import { deleteAccount, resendVerificationMail } from '../accounts/service.js';
+import { recordEvent, type SecurityEventType } from '../core/audit.js';
+import type { AppContext, Client } from '../core/context.js';
+import {
+  ForbiddenError,
+  NotFoundError,
+  ValidationError,
+  fieldError,
+  VALIDATION_FAILED,
+} from '../core/errors.js';
+import { endSessions } from '../core/sessions.js';
+import { readBody } from '../http/body.js';
+import { HttpError, LOADING_FAILED } from '../http/envelope.js';
+import type { User } from '../db/schema.js';
+import { createInviteCodes, revokeUnusedCode } from '../invites/service.js';
+import { nowString } from '../tools/time.js';
+import { memberOr404 } from './members.js';
+
+/**
+ * The operator's actions on a member, shared by the HTTP console and the CLI. `actor` is the
+ * operator's id, or `cli`; every action is a security event with the member as `user_id` and the
+ * actor in `detail.actor`. The initial user can be neither disabled, deleted nor demoted.
+ */
+
+export const MAX_GIVEN_CODES = 50;
+
+async function logged(
+  ctx: AppContext,
+  type: SecurityEventType,
+  member: string | null,
+  actor: string,
+  client: Client,
+  detail: Record<string, string | number | boolean> = {},
+) {
+  await recordEvent(ctx.db, { type, userId: member, client, detail: { actor, ...detail } });
+}
+
+/** Disables the member: every session ends at once (rows deleted), sign-in and codes refused. */
+export async function disableMember(
+  ctx: AppContext,
+  id: string,
+  actor: string,
+  client: Client,
+): Promise<User> {
+  const member = await memberOr404(ctx, id);
+  if (member.is_initial_user === 1)
+    throw new ForbiddenError('The initial user cannot be disabled.');
+  if (member.id === actor) throw new ForbiddenError('You cannot disable your own account.');
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set({ disabled: 1, updated: nowString() })
+      .where('id', '=', id)
+      .execute();
+    const sessions = await endSessions(trx, id);
+    await recordEvent(trx, {
+      type: 'admin_disable',
+      userId: id,
+      client,
+      detail: { actor, sessions },
+    });
+  });
+  return memberOr404(ctx, id);
+}
+
+export async function enableMember(
+  ctx: AppContext,
+  id: string,
+  actor: string,
+  client: Client,
+): Promise<User> {
+  await memberOr404(ctx, id);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set({ disabled: 0, updated: nowString() })
+      .where('id', '=', id)
+      .execute();
+    await recordEvent(trx, { type: 'admin_enable', userId: id, client, detail: { actor } });
+  });
+  return memberOr404(ctx, id);
+}
+
+/** Makes the member an operator, or takes it back (the initial user's alone to decide). */
+export async function setOperator(
+  ctx: AppContext,
+  id: string,
+  operator: boolean,
+  actor: string,
+  client: Client,
+): Promise<User> {
+  const member = await memberOr404(ctx, id);
+  if (!operator && member.is_initial_user === 1) {
+    throw new ForbiddenError('The initial user is always an operator.');
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set({ is_operator: operator ? 1 : 0, updated: nowString() })
+      .where('id', '=', id)
+      .execute();
+    await recordEvent(trx, {
+      type: operator ? 'admin_make_operator' : 'admin_remove_operator',
+      userId: id,
+      client,
+      detail: { actor },
+    });
+  });
+  return memberOr404(ctx, id);
+}
+
+/**
+ * The `count` of Give More Codes: a whole number from 1 to 50. A body that is not an object, or a
+ * count that is not a JSON number, is a loading error (as the other bodies are read).
+ */
+export function readCodeCount(body: unknown): number {
+  readBody(body, {});
+  const count = (body as { count?: unknown } | undefined)?.count;
+  if (count === undefined || count === null) {
+    throw new ValidationError(VALIDATION_FAILED, { count: fieldError.required() });
+  }
+  if (typeof count !== 'number') throw new HttpError(400, LOADING_FAILED);
+  if (!Number.isInteger(count) || count < 1 || count > MAX_GIVEN_CODES) {
+    throw new ValidationError(VALIDATION_FAILED, {
+      count: fieldError.numberOutOfRange(1, MAX_GIVEN_CODES),
+    });
+  }
+  return count;
+}
+
+export async function giveCodes(
+  ctx: AppContext,
+  id: string,
+  count: number,
+  actor: string,
+  client: Client,
+) {
+  await memberOr404(ctx, id);
+  return ctx.db.transaction().execute(async (trx) => {
+    const codes = await createInviteCodes(trx, id, count);
+    await recordEvent(trx, {
+      type: 'admin_give_codes',
+      userId: id,
+      client,
+      detail: { actor, count },
+    });
+    return codes;
+  });
+}
+
+/** Revokes an unused code; a used one is the record of who invited whom and stays (400). */
+export async function revokeCode(
+  ctx: AppContext,
+  codeId: string,
+  actor: string,
+  client: Client,
+): Promise<void> {
+  const { result, ownerId } = await revokeUnusedCode(ctx.db, codeId);
+  if (result === 'missing') throw new NotFoundError();
+  if (result === 'used') throw new ValidationError('This invite code has already been used.');
+  await logged(ctx, 'admin_revoke_code', ownerId, actor, client, { code: codeId });
+}
+
+export async function resendVerification(
+  ctx: AppContext,
+  id: string,
+  actor: string,
+  client: Client,
+): Promise<void> {
+  const member = await memberOr404(ctx, id);
+  if (!(await resendVerificationMail(ctx, member, client, actor))) {
+    throw new ValidationError("The member's email is already verified.");
+  }
+}
+
+/** Deletes the account exactly as its owner would (codes, queued mail, sessions). */
+export async function deleteMember(
+  ctx: AppContext,
+  id: string,
+  actor: string,
+  client: Client,
+): Promise<void> {
+  const member = await memberOr404(ctx, id);
+  if (member.is_initial_user === 1) throw new ForbiddenError('The initial user cannot be deleted.');
+  await deleteAccount(ctx, member.id, client, actor);
+}
+
+export { logged as recordOperatorAction };

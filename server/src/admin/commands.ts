@@ -1,0 +1,114 @@
+import type { Writable } from 'node:stream';
+import { pino } from 'pino';
+import type { Config } from '../config.js';
+import type { AppContext, Client } from '../core/context.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
+import { RateLimiter } from '../core/rate-limit.js';
+import { SecretBox } from '../core/secret-box.js';
+import { loadSigningSecret, tokenSecrets, Tokens } from '../core/tokens.js';
+import { findUserByEmail, isOperator } from '../core/users.js';
+import { openDatabase } from '../db/connect.js';
+import { migrateToLatest } from '../db/migrations.js';
+import { preparedQueries } from '../db/prepared.js';
+import { deleteMember, disableMember, enableMember, setOperator } from './actions.js';
+import { emailContains } from './members.js';
+
+/**
+ * `npm run --silent cli -- users …`: the console's member actions for a shell, on the database
+ * of DATA_DIR / DATABASE_URL (a running server sees the change on its next request). Each action
+ * is a security event with `cli` as the actor.
+ */
+
+export const USERS_USAGE = `  users list [--q TEXT]          One line per member: email, id, status, role (tab-separated).
+                                 --q keeps the emails that contain TEXT.
+  users disable EMAIL            Disable the account: sessions end, sign-in and its codes refused.
+  users enable EMAIL             Enable it again.
+  users delete EMAIL             Delete the account (as its owner would).
+  users make-operator EMAIL      Let the member use the operator console.
+`;
+
+/** A wrong use of the command: the message, then the usage, exit code 2. */
+export class UsageError extends Error {}
+
+const CLI_CLIENT: Client = { ip: 'cli', network: 'cli', userAgent: 'gatehouse-cli' };
+const ACTOR = 'cli';
+const BATCH = 1000;
+
+export async function usersCommand(config: Config, args: string[], out: Writable): Promise<void> {
+  const [action, ...rest] = args;
+  const actions = ['list', 'disable', 'enable', 'delete', 'make-operator'];
+  if (!action || !actions.includes(action)) {
+    throw new UsageError(action ? `Unknown users command "${action}".` : 'Missing users command.');
+  }
+  let q = '';
+  if (action === 'list') {
+    if (rest.length === 2 && rest[0] === '--q') q = rest[1]!.trim().toLowerCase();
+    else if (rest.length !== 0) throw new UsageError('Usage: users list [--q TEXT]');
+  } else if (rest.length !== 1 || rest[0]!.startsWith('-')) {
+    throw new UsageError(`Usage: users ${action} EMAIL`);
+  }
+
+  const secrets = tokenSecrets(loadSigningSecret(config));
+  const database = openDatabase(config);
+  try {
+    await migrateToLatest(database.db);
+    const ctx: AppContext = {
+      config,
+      db: database.db,
+      queries: preparedQueries(database),
+      databaseReady: () => database.ready(),
+      tokens: new Tokens(secrets),
+      box: SecretBox.fromSecrets(secrets),
+      limiter: new RateLimiter(undefined),
+      mailQueued: () => {},
+      log: pino({ level: 'silent' }),
+    };
+    if (action === 'list') return await listUsers(ctx, q, out);
+
+    const email = rest[0]!;
+    const member = await findUserByEmail(ctx, email);
+    if (!member) throw new NotFoundError();
+    if (action === 'disable') await disableMember(ctx, member.id, ACTOR, CLI_CLIENT);
+    else if (action === 'enable') await enableMember(ctx, member.id, ACTOR, CLI_CLIENT);
+    else if (action === 'delete') await deleteMember(ctx, member.id, ACTOR, CLI_CLIENT);
+    else await setOperator(ctx, member.id, true, ACTOR, CLI_CLIENT);
+    const done = {
+      disable: 'Disabled',
+      enable: 'Enabled',
+      delete: 'Deleted',
+      'make-operator': 'Made an operator:',
+    }[action];
+    out.write(`${done} ${member.email}\n`);
+  } finally {
+    await database.close();
+  }
+}
+
+/** Every member (or those whose email contains `q`), by email, fetched in batches. */
+async function listUsers(ctx: AppContext, q: string, out: Writable): Promise<void> {
+  let after = '';
+  for (;;) {
+    let query = ctx.db
+      .selectFrom('users')
+      .select(['id', 'email', 'verified', 'disabled', 'is_operator', 'is_initial_user'])
+      .where('email', '>', after)
+      .orderBy('email')
+      .limit(BATCH);
+    if (q !== '') query = query.where(emailContains(q));
+    const rows = await query.execute();
+    for (const r of rows) {
+      const status = r.disabled === 1 ? 'disabled' : r.verified === 1 ? 'verified' : 'unverified';
+      const role = r.is_initial_user === 1 ? 'initial' : isOperator(r) ? 'operator' : 'member';
+      out.write(`${r.email}\t${r.id}\t${status}\t${role}\n`);
+    }
+    if (rows.length < BATCH) return;
+    after = rows[rows.length - 1]!.email;
+  }
+}
+
+/** The message for a failure the operator can act on; undefined for anything else. */
+export function commandError(error: unknown, args: string[]): string | undefined {
+  if (error instanceof NotFoundError) return `No member with the email "${args[1] ?? ''}".`;
+  if (error instanceof ForbiddenError || error instanceof ValidationError) return error.message;
+  return undefined;
+}

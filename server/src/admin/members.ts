@@ -1,0 +1,165 @@
+import { sql } from 'kysely';
+import { memberEvents, lastSignIn } from '../audit/queries.js';
+import type { AppContext } from '../core/context.js';
+import { NotFoundError, ValidationError } from '../core/errors.js';
+import { listSessions } from '../core/sessions.js';
+import { isOperator, userRecord } from '../core/users.js';
+import type { User } from '../db/schema.js';
+import { listAnswer, type ListQuery } from '../http/list.js';
+import { listAllCodesOf } from '../invites/service.js';
+
+/**
+ * The console's view of members: the list (search, filter, sort, paged) and one member's page.
+ * The list reads only indexed columns in a fixed total order (created or email, then id), so a
+ * page costs the same at a million members as at a thousand; the total is counted only when the
+ * client asks for it (`skipTotal` not set).
+ */
+
+export const STATUSES = ['verified', 'unverified', 'disabled'] as const;
+export const SORTS = ['created', '-created', 'email'] as const;
+export type MemberStatus = (typeof STATUSES)[number];
+export type MemberSort = (typeof SORTS)[number];
+
+export interface MemberFilter {
+  /** Part of the email, matched literally (case-insensitive: emails are stored lower-cased). */
+  q: string;
+  status: MemberStatus | undefined;
+  sort: MemberSort;
+}
+
+/** Reads `q`, `status` and `sort` from the query string; 400 for a status or sort it does not know. */
+export function memberFilter(query: unknown): MemberFilter {
+  const raw = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const status = text(raw.status);
+  const sort = text(raw.sort);
+  if (status !== '' && !(STATUSES as readonly string[]).includes(status)) {
+    throw new ValidationError('Unknown status: use verified, unverified or disabled.');
+  }
+  if (sort !== '' && !(SORTS as readonly string[]).includes(sort)) {
+    throw new ValidationError('Unknown sort: use created, -created or email.');
+  }
+  return {
+    q: text(raw.q).trim().toLowerCase(),
+    status: status === '' ? undefined : (status as MemberStatus),
+    sort: sort === '' ? '-created' : (sort as MemberSort),
+  };
+}
+
+/** `text` as a LIKE pattern that matches it literally anywhere (with ESCAPE '\'). */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** `email` contains `text` (lower-cased already), matched literally, as a bound parameter. */
+export function emailContains(text: string) {
+  return sql<boolean>`email LIKE ${containsPattern(text)} ESCAPE '\\'`;
+}
+
+const MEMBER_COLUMNS = [
+  'id',
+  'email',
+  'email_visibility',
+  'verified',
+  'is_initial_user',
+  'is_operator',
+  'disabled',
+  'invite_code',
+  'invited_by',
+  'created',
+  'updated',
+] as const;
+
+type MemberRow = Pick<User, (typeof MEMBER_COLUMNS)[number]>;
+
+/** A member as the console shows one: the record (with email) plus role and state. */
+export function memberJson(user: MemberRow) {
+  return {
+    ...userRecord(user as User, { withEmail: true }),
+    isOperator: isOperator(user),
+    disabled: user.disabled === 1,
+  };
+}
+
+function filtered(ctx: AppContext, filter: MemberFilter) {
+  let query = ctx.db.selectFrom('users');
+  if (filter.status === 'disabled') query = query.where('disabled', '=', 1);
+  else if (filter.status) {
+    query = query
+      .where('disabled', '=', 0)
+      .where('verified', '=', filter.status === 'verified' ? 1 : 0);
+  }
+  if (filter.q !== '') {
+    query = query.where(emailContains(filter.q));
+  }
+  return query;
+}
+
+export async function listMembers(ctx: AppContext, filter: MemberFilter, list: ListQuery) {
+  let query = filtered(ctx, filter).select(MEMBER_COLUMNS);
+  query =
+    filter.sort === 'email'
+      ? query.orderBy('email')
+      : query
+          .orderBy('created', filter.sort === 'created' ? 'asc' : 'desc')
+          .orderBy('id', filter.sort === 'created' ? 'asc' : 'desc');
+  const rows = await query
+    .limit(list.perPage)
+    .offset((list.page - 1) * list.perPage)
+    .execute();
+  let total: number | undefined;
+  if (!list.skipTotal) {
+    const row = await filtered(ctx, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    total = Number(row.n);
+  }
+  return listAnswer(list, rows.map(memberJson), total);
+}
+
+/** The member, or NotFoundError. */
+export async function memberOr404(ctx: AppContext, id: string): Promise<User> {
+  const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!user) throw new NotFoundError();
+  return user;
+}
+
+/** A member's page: the record, who invited them, how many they invited, codes, sessions, events. */
+export async function memberDetail(ctx: AppContext, id: string) {
+  const user = await memberOr404(ctx, id);
+  const [inviter, invitees, codes, sessions, signIn, events] = await Promise.all([
+    user.invited_by
+      ? ctx.db
+          .selectFrom('users')
+          .select(['id', 'email'])
+          .where('id', '=', user.invited_by)
+          .executeTakeFirst()
+      : undefined,
+    ctx.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('invited_by', '=', user.id)
+      .executeTakeFirstOrThrow(),
+    listAllCodesOf(ctx, user.id),
+    listSessions(ctx.db, user.id),
+    lastSignIn(ctx, user.id),
+    memberEvents(ctx, user.id, { page: 1, perPage: 20, skipTotal: true }),
+  ]);
+  return {
+    ...memberJson(user),
+    invitedBy: inviter ? { id: inviter.id, email: inviter.email } : null,
+    // The account that invited this member was deleted (its id is kept in the record).
+    inviterDeleted: user.invited_by !== null && !inviter,
+    invitees: Number(invitees.n),
+    codes,
+    sessions: sessions.map((s) => ({
+      id: s.id,
+      created: s.created,
+      lastSeen: s.last_seen,
+      ip: s.ip,
+      userAgent: s.user_agent,
+    })),
+    lastSignIn: signIn,
+    events: events.items,
+  };
+}

@@ -1,0 +1,118 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATHS } from '../support/contract.js';
+import { startTestServer, type TestServer, type User } from '../support/server.js';
+
+/** `npm run --silent cli -- users …` as an operator runs it, against a running server's data. */
+const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(t: TestServer, args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      'npm',
+      ['run', '--silent', 'cli', '--', ...args],
+      {
+        cwd: ROOT,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '/tmp',
+          LOG_LEVEL: 'silent',
+          DATA_DIR: t.dataDir,
+          ...(t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {}),
+        },
+        timeout: 60_000,
+      },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+        resolve({ code, stdout, stderr: stderr.replace(/^npm warn .*\n/gm, '') });
+      },
+    );
+  });
+}
+
+describe.each(['sqlite', 'postgres'] as const)('the users CLI on %s', (db) => {
+  let t: TestServer;
+  let root: User;
+  let member: User;
+  beforeAll(async () => {
+    t = await startTestServer({ db });
+    root = await t.initialUser();
+    member = await t.verifiedUser();
+  });
+  afterAll(() => t?.close());
+
+  it('users list: one line per member (email, id, status, role); --q filters literally', async () => {
+    const unverified = await t.unverifiedUser(`cli_${db}_x@example.com`);
+    const all = await cli(t, ['users', 'list']);
+    expect(all.code, all.stderr).toBe(0);
+    const lines = all.stdout.trim().split('\n');
+    expect(lines).toContain(`${root.email}\t${root.id}\tverified\tinitial`);
+    expect(lines).toContain(`${member.email}\t${member.id}\tverified\tmember`);
+    expect(lines).toContain(`${unverified.email}\t${unverified.id}\tunverified\tmember`);
+    const some = await cli(t, ['users', 'list', '--q', `CLI_${db}_`]);
+    expect(some.stdout.trim().split('\n')).toEqual([
+      `${unverified.email}\t${unverified.id}\tunverified\tmember`,
+    ]);
+    expect((await cli(t, ['users', 'list', '--q', `cli%${db}`])).stdout).toBe('');
+  }, 120_000);
+
+  it('users disable / enable: the running server refuses the member at once, then lets them in', async () => {
+    const off = await cli(t, ['users', 'disable', member.email.toUpperCase()]);
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.stdout).toBe(`Disabled ${member.email}\n`);
+    expect((await t.get(PATHS.codes, member.token)).status).toBe(401);
+    const login = await t.login(member.email, member.password);
+    expect(login.status).toBe(403);
+    expect(login.body.message).toBe('This account has been disabled.');
+    const listed = await cli(t, ['users', 'list', '--q', member.email]);
+    expect(listed.stdout).toBe(`${member.email}\t${member.id}\tdisabled\tmember\n`);
+    const on = await cli(t, ['users', 'enable', member.email]);
+    expect(on.code, on.stderr).toBe(0);
+    expect((await t.login(member.email, member.password)).status).toBe(200);
+    const events = await t.get(
+      `/api/admin/security-events?member=${member.id}&type=admin_disable`,
+      root.token,
+    );
+    expect(events.body.items[0]).toMatchObject({ detail: { actor: 'cli' }, ip: 'cli' });
+  }, 120_000);
+
+  it('users make-operator, then delete; the initial user cannot be disabled or deleted', async () => {
+    const u = await t.verifiedUser();
+    const made = await cli(t, ['users', 'make-operator', u.email]);
+    expect(made.code, made.stderr).toBe(0);
+    expect((await t.get('/api/admin/members', u.token)).status).toBe(200);
+    const gone = await cli(t, ['users', 'delete', u.email]);
+    expect(gone.code, gone.stderr).toBe(0);
+    expect((await t.get(PATHS.codes, u.token)).status).toBe(401);
+    for (const action of ['disable', 'delete']) {
+      const refused = await cli(t, ['users', action, root.email]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.trim()).toMatch(/^The initial user cannot be (disabled|deleted)\.$/);
+    }
+    expect((await t.get(PATHS.codes, root.token)).status).toBe(200);
+  }, 120_000);
+
+  it('errors: an unknown email (1), a wrong use (2, with the usage)', async () => {
+    const unknown = await cli(t, ['users', 'disable', 'nobody@example.com']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim()).toBe('No member with the email "nobody@example.com".');
+    for (const args of [
+      ['users'],
+      ['users', 'frobnicate'],
+      ['users', 'disable'],
+      ['users', 'list', '--x'],
+    ]) {
+      const wrong = await cli(t, args);
+      expect(wrong.code, args.join(' ')).toBe(2);
+      expect(wrong.stderr).toContain('Usage: npm run --silent cli -- <command>');
+      expect(wrong.stdout).toBe('');
+    }
+  }, 120_000);
+});
