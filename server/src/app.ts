@@ -16,6 +16,8 @@ import { passkeyRoutes } from './passkeys/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { metricsRoutes } from './metrics/routes.js';
 
+const NUL_IN_URL = /%00|\u0000/i;
+
 /** Every request under /api/ counts against this, per client IP. */
 const API_LIMIT: Limit = { name: 'api', max: 300, windowMs: 10_000 };
 
@@ -82,6 +84,8 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
     if (closing) return done(new UnavailableError());
     if (!isApi(request)) return done();
     reply.header('cache-control', 'no-store');
+    // A NUL character is never part of a real path or query, and PostgreSQL text cannot hold one.
+    if (NUL_IN_URL.test(request.url)) return done(new HttpError(400, LOADING_FAILED));
     if (!ctx.limiter.enabled) return done();
     ctx.limiter.check(API_LIMIT, clientNetwork(request.ip)).then(() => done(), done);
   });

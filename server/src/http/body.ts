@@ -38,6 +38,11 @@ export function readBody<S extends Shape>(body: unknown, shape: S): Parsed<S> {
     if (value === undefined || value === null) {
       out[key] = kind === 'string' ? '' : undefined;
     } else if (typeof value === kind && !Array.isArray(value)) {
+      // A NUL character is no one's email, password, code or token, and PostgreSQL text cannot
+      // hold one: refused as unreadable input rather than failing deeper down.
+      if (typeof value === 'string' && value.includes('\u0000')) {
+        throw new HttpError(400, LOADING_FAILED);
+      }
       out[key] = value;
     } else {
       throw new HttpError(400, LOADING_FAILED);

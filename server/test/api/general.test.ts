@@ -49,6 +49,26 @@ const rows: Scenario[] = [
     error: notFound,
   },
   {
+    name: 'a NUL character in the query is unreadable input: 400, never a database error',
+    method: 'GET',
+    path: '/api/invite-codes?type=%00x',
+    status: 400,
+    error: { message: MSG.load },
+  },
+  {
+    name: 'a NUL character in a body string is unreadable input: 400, nothing changes',
+    method: 'POST',
+    path: '/api/collections/users/records',
+    body: {
+      email: 'nul@example.com',
+      password: 'Tidal-Lantern-2046',
+      passwordConfirm: 'Tidal-Lantern-2046',
+      inviteCode: 'ABCD\u0000',
+    },
+    status: 400,
+    error: { message: MSG.load },
+  },
+  {
     name: 'unknown collection: 404',
     method: 'POST',
     path: '/api/collections/posts/records',

@@ -26,6 +26,7 @@ function cli(t: TestServer, args: string[]): Promise<Run> {
           LOG_LEVEL: 'silent',
           DATA_DIR: t.dataDir,
           ...(t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {}),
+          ...(t.env.TOKEN_SECRET ? { TOKEN_SECRET: t.env.TOKEN_SECRET } : {}),
         },
         timeout: 60_000,
       },
