@@ -16,7 +16,6 @@ import { passkeyRoutes } from './passkeys/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { metricsRoutes } from './metrics/routes.js';
 
-const NUL_IN_URL = /%00|\u0000/i;
 
 /** Every request under /api/ counts against this, per client IP. */
 const API_LIMIT: Limit = { name: 'api', max: 300, windowMs: 10_000 };
@@ -85,7 +84,7 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
     if (!isApi(request)) return done();
     reply.header('cache-control', 'no-store');
     // A NUL character is never part of a real path or query, and PostgreSQL text cannot hold one.
-    if (NUL_IN_URL.test(request.url)) return done(new HttpError(400, LOADING_FAILED));
+    if (hasNul(request.url)) return done(new HttpError(400, LOADING_FAILED));
     if (!ctx.limiter.enabled) return done();
     ctx.limiter.check(API_LIMIT, clientNetwork(request.ip)).then(() => done(), done);
   });
@@ -138,6 +137,11 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
  * which it finds after decoding the path (`/%61pi/health` is /api/health), and for requests that
  * match no route by the decoded path, so no spelling of a path escapes them.
  */
+/** A NUL character in a URL, sent raw or percent-encoded. */
+function hasNul(url: string): boolean {
+  return url.includes('\u0000') || /%00/i.test(url);
+}
+
 function isApi(request: FastifyRequest): boolean {
   const path = request.routeOptions.url ?? decodedPath(request.url);
   return path === '/api' || path.startsWith('/api/');
