@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { linkIn, VERIFY_SUBJECT, waitForMail } from './mail';
+import { totpCode } from './totp';
 
 /** Talks to the server directly, to set up people a screen needs (the journeys use the UI). */
 
@@ -144,4 +145,27 @@ export function inviteCodeSource(
     }
     throw new Error('No invite code left to hand out');
   };
+}
+
+/** Turns two-step sign-in on for `member` through the API; returns its seed and recovery codes. */
+export async function turnOnTwoStep(
+  base: string,
+  member: { email: string; password: string },
+): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const token = await logIn(base, member);
+  const { secret } = await call<{ secret: string }>(
+    base,
+    'POST',
+    '/api/gatehouse/totp/setup',
+    {},
+    token,
+  );
+  const { recoveryCodes } = await call<{ recoveryCodes: string[] }>(
+    base,
+    'POST',
+    '/api/gatehouse/totp/enable',
+    { code: totpCode(secret) },
+    token,
+  );
+  return { secret, recoveryCodes };
 }

@@ -22,8 +22,18 @@ export interface Auth {
   /** The signed-in, verified user; the same object while the session does not change. */
   user(): UserRecord | null;
   isAuthenticated(): boolean;
-  /** Signs in. An unverified account gets no session and `unverified` is returned. */
-  signIn(email: string, password: string): Promise<'ok' | 'unverified'>;
+  /**
+   * Signs in. An unverified account gets no session and `unverified` is returned. A member with
+   * two-step sign-in on gets no session yet: `second-step` with the `mfaId` that
+   * `completeSecondStep` needs.
+   */
+  signIn(email: string, password: string): Promise<SignInResult>;
+  /**
+   * The second step of a sign-in: a code from the authenticator app or a recovery code
+   * (`POST /api/gatehouse/auth-with-totp`). Throws the server's error (400 `data.code`: wrong
+   * code; 400 `data.mfaId`: start again; 429: locked).
+   */
+  completeSecondStep(mfaId: string, code: string): Promise<'ok' | 'unverified'>;
   /** Ends the session on the server (`POST /api/gatehouse/logout`), then here, even if that fails. */
   signOut(): Promise<void>;
   /** Calls `onChange` whenever the session changes (in this tab or another). */
@@ -33,6 +43,17 @@ export interface Auth {
    * elsewhere); the local session has already been ended.
    */
   onSessionExpired(onExpired: () => void): () => void;
+}
+
+export type SignInResult = 'ok' | 'unverified' | { step: 'second-step'; mfaId: string };
+
+/** The `mfaId` of auth-with-password's 401 for a member with two-step sign-in on, if it is one. */
+// Checked by shape: this module stays free of the SDK until it is first used.
+function mfaIdOf(err: unknown): string | null {
+  const failure = err as { status?: unknown; response?: { mfaId?: unknown } } | null;
+  if (failure?.status !== 401) return null;
+  const mfaId = failure.response?.mfaId;
+  return typeof mfaId === 'string' && mfaId ? mfaId : null;
 }
 
 /** The header with this device's new token after a password change (docs/api.md). */
@@ -132,12 +153,29 @@ export function createAuth(): Auth {
     isAuthenticated: () => user() !== null,
     async signIn(email, password) {
       const { pb } = await loadClient();
-      const { record } = await pb
-        .collection('users')
-        .authWithPassword<UserRecord>(email.trim(), password);
+      let record: UserRecord;
+      try {
+        ({ record } = await pb
+          .collection('users')
+          .authWithPassword<UserRecord>(email.trim(), password));
+      } catch (err) {
+        const mfaId = mfaIdOf(err);
+        if (mfaId) return { step: 'second-step', mfaId };
+        throw err;
+      }
       if (record.verified) return 'ok';
       await endSession();
       return 'unverified';
+    },
+    async completeSecondStep(mfaId, code) {
+      const { pb } = await loadClient();
+      const { token, record } = await pb.send<{ token: string; record: UserRecord }>(
+        '/api/gatehouse/auth-with-totp',
+        { method: 'POST', body: { mfaId, code: code.trim() } },
+      );
+      if (!record.verified) return 'unverified';
+      pb.authStore.save(token, record);
+      return 'ok';
     },
     signOut,
     subscribe(onChange) {

@@ -1,5 +1,6 @@
 import { ClientResponseError } from 'pocketbase';
-import { fieldCode, fieldError, errorMessage, pb } from '../../lib/pb';
+import { queryOptions } from '@tanstack/react-query';
+import { errorStatus, fieldCode, fieldError, errorMessage, pb } from '../../lib/pb';
 import type { UserRecord } from '../../lib/session';
 import { SAME_EMAIL_MESSAGE } from './validation';
 
@@ -153,5 +154,76 @@ export async function downloadMyData(userId: string): Promise<void> {
   link.click();
   link.remove();
   // The browser has taken the file by the time this runs.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Two-step sign-in as the member has it (docs/api.md, GET /api/gatehouse/totp). */
+export interface TwoStepStatus {
+  enabled: boolean;
+  recoveryCodesLeft: number;
+}
+
+export const twoStepKeys = {
+  all: ['two-step'] as const,
+  of: (userId: string) => [...twoStepKeys.all, userId] as const,
+};
+
+export const twoStepQueryOptions = (userId: string) =>
+  queryOptions({
+    queryKey: twoStepKeys.of(userId),
+    queryFn: () => pb.send<TwoStepStatus>('/api/gatehouse/totp', {}),
+  });
+
+/** A new seed for the authenticator app; nothing is on until `enableTwoStep`. */
+export async function setUpAuthenticator(): Promise<{
+  secret: string;
+  uri: string;
+  qrSvg: string;
+}> {
+  return pb.send('/api/gatehouse/totp/setup', { method: 'POST' });
+}
+
+/** Turns two-step sign-in on with a code of the set-up seed; answers the 10 recovery codes. */
+export async function enableTwoStep(code: string): Promise<string[]> {
+  const body = await pb.send<{ recoveryCodes: string[] }>('/api/gatehouse/totp/enable', {
+    method: 'POST',
+    body: { code: code.trim() },
+  });
+  return body.recoveryCodes;
+}
+
+export async function disableTwoStep(password: string): Promise<void> {
+  await pb.send('/api/gatehouse/totp/disable', { method: 'POST', body: { password } });
+}
+
+/** New recovery codes (the old ones stop working). */
+export async function newRecoveryCodes(password: string): Promise<string[]> {
+  const body = await pb.send<{ recoveryCodes: string[] }>('/api/gatehouse/recovery-codes', {
+    method: 'POST',
+    body: { password },
+  });
+  return body.recoveryCodes;
+}
+
+/** The password check of Turn Off and New Recovery Codes, in words. */
+export function twoStepPasswordErrorMessage(err: unknown): string {
+  if (fieldCode(err, 'password')) return 'Incorrect password. Please try again.';
+  if (errorStatus(err) === 429) {
+    return 'Too many password attempts. Please wait 15 minutes and try again.';
+  }
+  return errorMessage(err) ?? 'Something went wrong. Please try again.';
+}
+
+/** Saves `text` as a file named `name` (a download). */
+export function saveTextFile(name: string, text: string): void {
+  const blob = new Blob([text], { type: 'text/plain' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

@@ -10,6 +10,7 @@ import {
   makeUser,
   noContent,
   pbError,
+  type Handler,
 } from '../../test/fake-server';
 import { findAnnounced, renderApp } from '../../test/render-app';
 
@@ -157,5 +158,129 @@ describe('Login (/)', () => {
     expect(await screen.findByRole('heading', { name: 'Welcome!' })).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
     expect(screen.queryByRole('heading', { name: 'Welcome back' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Login: the second step (two-step sign-in on)', () => {
+  const TOTP = 'POST /api/gatehouse/auth-with-totp';
+  const alice = makeUser();
+  const mfa = () =>
+    json(401, {
+      data: {},
+      message: 'Please complete the second authentication step.',
+      status: 401,
+      mfaId: 'mfa123456789012',
+    });
+
+  async function toSecondStep(routes: Record<string, Handler>) {
+    const server = fakeServer({ [AUTH]: mfa, 'GET /changelog.json': changelogOk([]), ...routes });
+    const view = renderApp('/');
+    await fillAndSubmit(view.user);
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Two-Step Verification' });
+    return { ...view, server, heading };
+  }
+
+  it('asks for the Authentication Code after a right password, focusing its heading', async () => {
+    const { heading } = await toSecondStep({});
+    expect(heading).toHaveFocus();
+    const field = screen.getByLabelText('Authentication Code');
+    expect(field).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(field).toBeRequired();
+    expect(screen.getByRole('button', { name: 'Verify' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Back' })).toBeEnabled();
+    expect(screen.queryByLabelText('Password')).toBeNull();
+    expect(window.localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
+  });
+
+  it('signs in with the code (Verifying... while busy), then Home', async () => {
+    let release!: () => void;
+    const { user, router, server } = await toSecondStep({
+      [TOTP]: () =>
+        new Promise<Response>((resolve) => {
+          release = () => resolve(json(200, { token: makeToken(alice.id), record: alice }));
+        }),
+    });
+    await user.type(screen.getByLabelText('Authentication Code'), ' 123456 ');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByRole('button', { name: 'Verifying...' })).toBeDisabled();
+    release();
+    expect(await screen.findByRole('heading', { name: 'Welcome!' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/home');
+    expect(server.to('POST', '/api/gatehouse/auth-with-totp')[0]?.body).toEqual({
+      mfaId: 'mfa123456789012',
+      code: '123456',
+    });
+    expect(JSON.parse(window.localStorage.getItem(AUTH_STORAGE_KEY) ?? '{}').record.id).toBe(
+      alice.id,
+    );
+  });
+
+  it('says Invalid code. Please try again. for a wrong code, and lets the member try again', async () => {
+    const { user } = await toSecondStep({
+      [TOTP]: () =>
+        pbError(400, 'An error occurred while validating the submitted data.', {
+          code: { code: 'validation_invalid_code', message: 'Invalid or expired code.' },
+        }),
+    });
+    await user.type(screen.getByLabelText('Authentication Code'), 'k7mq-2xpd-h9tr');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await findAnnounced('Invalid code. Please try again.');
+    expect(screen.getByRole('button', { name: 'Verify' })).toBeEnabled();
+    expect(window.localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
+  });
+
+  it('asks for a code before sending anything', async () => {
+    const { user, server } = await toSecondStep({});
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await findAnnounced('Please enter your authentication code.');
+    expect(screen.getByLabelText('Authentication Code')).toHaveFocus();
+    expect(server.to('POST', '/api/gatehouse/auth-with-totp')).toHaveLength(0);
+  });
+
+  it('says the second step is locked for 15 minutes on 429', async () => {
+    const { user } = await toSecondStep({ [TOTP]: () => pbError(429, 'Too Many Requests.') });
+    await user.type(screen.getByLabelText('Authentication Code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await findAnnounced(
+      'Too many wrong codes. Two-step sign-in is locked for 15 minutes. Please try again later.',
+    );
+  });
+
+  it('goes back to the first step when the second-step session is void', async () => {
+    const { user } = await toSecondStep({
+      [TOTP]: () =>
+        pbError(400, 'An error occurred while validating the submitted data.', {
+          mfaId: {
+            code: 'validation_invalid_mfa_id',
+            message: 'Invalid or expired second-step session.',
+          },
+        }),
+    });
+    await user.type(screen.getByLabelText('Authentication Code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toHaveFocus();
+    await findAnnounced('Your sign-in took too long. Please enter your email and password again.');
+    expect(screen.getByLabelText('Email')).toHaveValue('alice@example.com');
+    expect(screen.getByLabelText('Password')).toHaveValue('');
+  });
+
+  it('Back returns to the first step, focusing Welcome back', async () => {
+    const { user, server } = await toSecondStep({});
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toHaveFocus();
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+    expect(server.to('POST', '/api/gatehouse/auth-with-totp')).toHaveLength(0);
+  });
+
+  it('shows the Email Not Verified notice when the account is not verified', async () => {
+    const bob = makeUser({ verified: false });
+    const { user } = await toSecondStep({
+      [TOTP]: () => json(200, { token: makeToken(bob.id), record: bob }),
+    });
+    await user.type(screen.getByLabelText('Authentication Code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByRole('heading', { name: 'Email Not Verified' })).toBeVisible();
+    expect(screen.getByText('alice@example.com')).toBeInTheDocument();
+    expect(window.localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../compon
 import { useAuth } from '../../lib/auth';
 import { useFormSubmit } from '../../lib/use-form-submit';
 import { EmailField } from './email-field';
+import { SecondStep } from './second-step';
 import { checkLogin } from './validation';
 
 // The client library loads on first use, keeping the first screen's download small: focusing the
@@ -16,11 +17,55 @@ function preloadApi() {
   import('./api').catch(() => undefined);
 }
 
+/** Where the sign-in stands: the password step (with what the second step sent back), or the code. */
+type Step =
+  | { kind: 'password'; unverifiedEmail?: string; error?: string }
+  | { kind: 'code'; mfaId: string; email: string };
+
 export function LoginScreen() {
   usePageTitle('Sign in');
+  const [email, setEmail] = useState('');
+  const [step, setStep] = useState<Step>({ kind: 'password' });
+  if (step.kind === 'code') {
+    return (
+      <SecondStep
+        mfaId={step.mfaId}
+        onBack={(outcome) => setStep({ kind: 'password', ...outcome })}
+        onUnverified={() => setStep({ kind: 'password', unverifiedEmail: step.email })}
+      />
+    );
+  }
+  return (
+    <PasswordStep
+      email={email}
+      onEmailChange={setEmail}
+      unverifiedEmail={step.unverifiedEmail}
+      error={step.error}
+      onSecondStep={(mfaId, signedInEmail) =>
+        setStep({ kind: 'code', mfaId, email: signedInEmail })
+      }
+    />
+  );
+}
+
+/** The first step: email and password (docs/product.md, Login). */
+function PasswordStep(props: {
+  email: string;
+  onEmailChange: (email: string) => void;
+  /** Set when the second step found the account unverified. */
+  unverifiedEmail?: string;
+  /** Set when the second step sent the member back (an expired second-step session). */
+  error?: string;
+  onSecondStep: (mfaId: string, email: string) => void;
+}) {
   const auth = useAuth();
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
+  const { email } = props;
+  const setEmail = props.onEmailChange;
+  const [carried, setCarried] = useState({
+    unverifiedEmail: props.unverifiedEmail ?? null,
+    error: props.error ?? null,
+  });
   const [password, setPassword] = useState('');
   const refs = {
     email: useRef<HTMLInputElement>(null),
@@ -28,12 +73,19 @@ export function LoginScreen() {
   };
   const [resend, setResend] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
   const form = useFormSubmit({
-    onStart: () => setResend('idle'),
+    onStart: () => {
+      setResend('idle');
+      setCarried({ unverifiedEmail: null, error: null });
+    },
     check: () => checkLogin({ email, password }),
     fields: refs,
     submit: async () => {
       const result = await auth.signIn(email, password);
       if (result === 'unverified') return { unverifiedEmail: email.trim() };
+      if (result !== 'ok') {
+        props.onSecondStep(result.mfaId, email.trim());
+        return { unverifiedEmail: null };
+      }
       await navigate({ to: '/home' });
       return { unverifiedEmail: null };
     },
@@ -44,7 +96,7 @@ export function LoginScreen() {
         ? 'Too many sign-in attempts. Please wait a minute and try again.'
         : 'Invalid email or password. Please try again.',
   });
-  const unverifiedEmail = form.result?.unverifiedEmail ?? null;
+  const unverifiedEmail = form.result?.unverifiedEmail ?? carried.unverifiedEmail;
 
   async function onResend() {
     if (!unverifiedEmail) return;
@@ -67,7 +119,7 @@ export function LoginScreen() {
       <Card>
         <form noValidate onSubmit={form.onSubmit} onFocus={preloadApi} aria-label="Sign in">
           <LiveMessage tone="error" alertClassName="mb-4">
-            {form.error}
+            {form.error ?? carried.error}
           </LiveMessage>
           <div role="status">
             {unverifiedEmail ? (

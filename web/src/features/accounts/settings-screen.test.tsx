@@ -89,6 +89,7 @@ function signedIn(routes: Record<string, Handler> = {}) {
     'GET /api/invite-codes': () => json(200, { codes: [] }),
     'GET /api/gatehouse/sessions': () => json(200, { items: sessions }),
     'GET /api/gatehouse/security-events': () => list(events),
+    'GET /api/gatehouse/totp': () => json(200, { enabled: false, recoveryCodesLeft: 0 }),
     ...routes,
   });
   return { server, token };
@@ -120,7 +121,14 @@ describe('Settings (/settings)', () => {
     await openSettings();
     expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toHaveFocus();
     expect(document.title).toBe('Settings · Gatehouse');
-    for (const name of ['Password', 'Email', 'Signed-In Devices', 'Recent Activity', 'Your Data']) {
+    for (const name of [
+      'Password',
+      'Two-Step Sign-In',
+      'Email',
+      'Signed-In Devices',
+      'Recent Activity',
+      'Your Data',
+    ]) {
       expect(within(card(name)).getByRole('heading', { level: 2, name })).toBeInTheDocument();
     }
   });
@@ -300,6 +308,235 @@ describe('Settings (/settings)', () => {
       const scope = await fill(user, { old: 'old-password-1', next: 'Brand-New-Lantern-7' });
       await user.click(scope.getByRole('button', { name: 'Change Password' }));
       await findAnnounced('Too Many Requests.');
+    });
+  });
+
+  describe('Two-Step Sign-In', () => {
+    const TOTP = 'GET /api/gatehouse/totp';
+    const SETUP = 'POST /api/gatehouse/totp/setup';
+    const ENABLE = 'POST /api/gatehouse/totp/enable';
+    const DISABLE = 'POST /api/gatehouse/totp/disable';
+    const RENEW = 'POST /api/gatehouse/recovery-codes';
+    const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+    const QR =
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>';
+    const codes = Array.from({ length: 10 }, (_, i) => `k7mq-2xpd-h9t${i}`);
+    const on =
+      (left = 10): Handler =>
+      () =>
+        json(200, { enabled: true, recoveryCodesLeft: left });
+    const wrongPassword = () =>
+      pbError(400, 'An error occurred while validating the submitted data.', {
+        password: {
+          code: 'validation_invalid_password',
+          message: 'Missing or invalid auth record password.',
+        },
+      });
+    const scope = () => within(card('Two-Step Sign-In'));
+
+    async function toSetup(routes: Record<string, Handler> = {}) {
+      const view = await openSettings({
+        [SETUP]: () => json(200, { secret: SECRET, uri: 'otpauth://totp/x', qrSvg: QR }),
+        ...routes,
+      });
+      await view.user.click(
+        await scope().findByRole('button', { name: 'Set Up Authenticator App' }),
+      );
+      await scope().findByRole('heading', { level: 3, name: 'Set Up Authenticator App' });
+      return view;
+    }
+
+    it('off: says so and offers Set Up Authenticator App', async () => {
+      await openSettings();
+      expect(await scope().findByText('Two-step sign-in is off.')).toBeInTheDocument();
+      expect(scope().getByRole('button', { name: 'Set Up Authenticator App' })).toBeEnabled();
+      expect(scope().queryByRole('button', { name: 'Turn Off' })).toBeNull();
+    });
+
+    it('set up: a QR code image, the key as text and the Authentication Code field; heading focused', async () => {
+      const answer = held(() => json(200, { secret: SECRET, uri: 'otpauth://totp/x', qrSvg: QR }));
+      const { user } = await openSettings({ [SETUP]: answer.handler });
+      await user.click(await scope().findByRole('button', { name: 'Set Up Authenticator App' }));
+      expect(await scope().findByRole('button', { name: 'Setting up...' })).toBeDisabled();
+      await act(async () => answer.release());
+      const heading = await scope().findByRole('heading', {
+        level: 3,
+        name: 'Set Up Authenticator App',
+      });
+      expect(heading).toHaveFocus();
+      const img = scope().getByRole('img', {
+        name: 'QR code to add your account to an authenticator app',
+      });
+      expect(img.getAttribute('src')).toBe(`data:image/svg+xml;utf8,${encodeURIComponent(QR)}`);
+      // The markup is never put into the page as HTML.
+      expect(card('Two-Step Sign-In').querySelector('svg rect')).toBeNull();
+      expect(scope().getByLabelText('Setup key').textContent?.replace(/\s/g, '')).toBe(SECRET);
+      expect(scope().getByLabelText('Authentication Code')).toHaveAttribute(
+        'autocomplete',
+        'one-time-code',
+      );
+      expect(scope().getByRole('button', { name: 'Turn On' })).toBeEnabled();
+    });
+
+    it('Turn On (Turning on...) shows the 10 recovery codes once, with Copy, Download and Done', async () => {
+      const answer = held(() => json(200, { recoveryCodes: codes }));
+      let enabled = false;
+      const { user, server } = await toSetup({
+        [ENABLE]: (req) => {
+          enabled = true;
+          return answer.handler(req);
+        },
+        [TOTP]: () => json(200, { enabled, recoveryCodesLeft: enabled ? 10 : 0 }),
+      });
+      await user.type(scope().getByLabelText('Authentication Code'), '123456');
+      await user.click(scope().getByRole('button', { name: 'Turn On' }));
+      expect(await scope().findByRole('button', { name: 'Turning on...' })).toBeDisabled();
+      await act(async () => answer.release());
+      expect(
+        await scope().findByRole('heading', { level: 3, name: 'Your Recovery Codes' }),
+      ).toHaveFocus();
+      expect(server.to('POST', '/api/gatehouse/totp/enable')[0]?.body).toEqual({ code: '123456' });
+      const list = scope().getByRole('list', { name: 'Recovery codes' });
+      expect(
+        within(list)
+          .getAllByRole('listitem')
+          .map((li) => li.textContent),
+      ).toEqual(codes);
+
+      await user.click(scope().getByRole('button', { name: 'Copy' }));
+      await findAnnounced('Recovery codes copied.', 'status');
+      expect(await navigator.clipboard.readText()).toBe(`${codes.join('\n')}\n`);
+
+      let saved: { name: string; blob: Blob } | undefined;
+      let blob: Blob | undefined;
+      vi.stubGlobal(
+        'URL',
+        Object.assign(URL, {
+          createObjectURL: (b: Blob) => {
+            blob = b;
+            return 'blob:codes';
+          },
+          revokeObjectURL: () => undefined,
+        }),
+      );
+      vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+        this: HTMLAnchorElement,
+      ) {
+        if (blob) saved = { name: this.download, blob };
+      });
+      await user.click(scope().getByRole('button', { name: 'Download' }));
+      expect(saved?.name).toBe('gatehouse-recovery-codes.txt');
+      expect(await saved?.blob.text()).toBe(`${codes.join('\n')}\n`);
+
+      await user.click(scope().getByRole('button', { name: 'Done' }));
+      const state = (await scope().findByText('Two-step sign-in is on.')).closest('p');
+      await waitFor(() => expect(state).toHaveFocus());
+      expect(scope().queryByRole('list', { name: 'Recovery codes' })).toBeNull();
+      expect(scope().getByRole('button', { name: 'New Recovery Codes' })).toBeEnabled();
+      expect(scope().getByRole('button', { name: 'Turn Off' })).toBeEnabled();
+    });
+
+    it('Turn On: a wrong code says Invalid code. Please try again.; none asks first', async () => {
+      const { user, server } = await toSetup({
+        [ENABLE]: () =>
+          pbError(400, 'An error occurred while validating the submitted data.', {
+            code: { code: 'validation_invalid_code', message: 'Invalid or expired code.' },
+          }),
+      });
+      await user.click(scope().getByRole('button', { name: 'Turn On' }));
+      await findAnnounced('Please enter your authentication code.');
+      expect(scope().getByLabelText('Authentication Code')).toHaveFocus();
+      expect(server.to('POST', '/api/gatehouse/totp/enable')).toHaveLength(0);
+      await user.type(scope().getByLabelText('Authentication Code'), '000000');
+      await user.click(scope().getByRole('button', { name: 'Turn On' }));
+      await findAnnounced('Invalid code. Please try again.');
+      expect(scope().getByRole('button', { name: 'Turn On' })).toBeEnabled();
+    });
+
+    it('Turn On: locked for 15 minutes on 429; Cancel goes back', async () => {
+      const { user } = await toSetup({ [ENABLE]: () => pbError(429, 'Too Many Requests.') });
+      await user.type(scope().getByLabelText('Authentication Code'), '000000');
+      await user.click(scope().getByRole('button', { name: 'Turn On' }));
+      await findAnnounced(
+        'Too many wrong codes. Two-step sign-in is locked for 15 minutes. Please try again later.',
+      );
+      await user.click(scope().getByRole('button', { name: 'Cancel' }));
+      expect(await scope().findByText('Two-step sign-in is off.')).toBeInTheDocument();
+      expect(scope().getByRole('button', { name: 'Set Up Authenticator App' })).toBeEnabled();
+    });
+
+    it('on: shows the recovery codes left, New Recovery Codes and Turn Off', async () => {
+      await openSettings({ [TOTP]: on(7) });
+      expect(await scope().findByText('You have 7 recovery codes left.')).toBeInTheDocument();
+      expect(scope().getByRole('button', { name: 'New Recovery Codes' })).toBeEnabled();
+      expect(scope().getByRole('button', { name: 'Turn Off' })).toBeEnabled();
+      expect(scope().queryByRole('button', { name: 'Set Up Authenticator App' })).toBeNull();
+    });
+
+    it('New Recovery Codes asks for the password (Creating...), then shows the new codes', async () => {
+      const answer = held(() => json(200, { recoveryCodes: codes }));
+      const { user, server } = await openSettings({ [TOTP]: on(2), [RENEW]: answer.handler });
+      await user.click(await scope().findByRole('button', { name: 'New Recovery Codes' }));
+      expect(
+        await scope().findByRole('heading', { level: 3, name: 'New Recovery Codes' }),
+      ).toHaveFocus();
+      await user.click(scope().getByRole('button', { name: 'New Recovery Codes' }));
+      await findAnnounced('Please enter your password.');
+      await user.type(scope().getByLabelText('Password'), 'pw-1234567');
+      await user.click(scope().getByRole('button', { name: 'New Recovery Codes' }));
+      expect(await scope().findByRole('button', { name: 'Creating...' })).toBeDisabled();
+      await act(async () => answer.release());
+      expect(
+        await scope().findByRole('heading', { level: 3, name: 'Your Recovery Codes' }),
+      ).toHaveFocus();
+      expect(server.to('POST', '/api/gatehouse/recovery-codes')[0]?.body).toEqual({
+        password: 'pw-1234567',
+      });
+    });
+
+    it('a wrong password is said, for New Recovery Codes and Turn Off', async () => {
+      const { user, server } = await openSettings({
+        [TOTP]: on(),
+        [RENEW]: wrongPassword,
+        [DISABLE]: wrongPassword,
+      });
+      await user.click(await scope().findByRole('button', { name: 'New Recovery Codes' }));
+      await user.type(scope().getByLabelText('Password'), 'wrong');
+      await user.click(scope().getByRole('button', { name: 'New Recovery Codes' }));
+      await findAnnounced('Incorrect password. Please try again.');
+      await user.click(scope().getByRole('button', { name: 'Cancel' }));
+      await user.click(await scope().findByRole('button', { name: 'Turn Off' }));
+      expect(
+        await scope().findByRole('heading', { level: 3, name: 'Turn Off Two-Step Sign-In' }),
+      ).toHaveFocus();
+      await user.type(scope().getByLabelText('Password'), 'wrong');
+      await user.click(scope().getByRole('button', { name: 'Turn Off' }));
+      await findAnnounced('Incorrect password. Please try again.');
+      expect(server.to('POST', '/api/gatehouse/totp/disable')).toHaveLength(1);
+    });
+
+    it('Turn Off asks for the password (Turning off...), then says it is off', async () => {
+      let enabled = true;
+      const answer = held(() => {
+        enabled = false;
+        return noContent();
+      });
+      const { user, server } = await openSettings({
+        [TOTP]: () => json(200, { enabled, recoveryCodesLeft: enabled ? 10 : 0 }),
+        [DISABLE]: answer.handler,
+      });
+      await user.click(await scope().findByRole('button', { name: 'Turn Off' }));
+      await user.type(scope().getByLabelText('Password'), 'pw-1234567');
+      await user.click(scope().getByRole('button', { name: 'Turn Off' }));
+      expect(await scope().findByRole('button', { name: 'Turning off...' })).toBeDisabled();
+      await act(async () => answer.release());
+      await findAnnounced('Two-step sign-in is off.', 'status');
+      expect(
+        await scope().findByRole('button', { name: 'Set Up Authenticator App' }),
+      ).toBeEnabled();
+      expect(server.to('POST', '/api/gatehouse/totp/disable')[0]?.body).toEqual({
+        password: 'pw-1234567',
+      });
     });
   });
 

@@ -8,6 +8,7 @@ import { RecentActivitySection } from '../audit/recent-activity-section';
 import { SignedInDevicesSection } from '../sessions/signed-in-devices-section';
 import { EmailCard } from './email-card';
 import { PasswordCard } from './password-card';
+import { TwoStepCard } from './two-step-card';
 import { YourDataCard } from './your-data-card';
 
 /**
@@ -16,6 +17,7 @@ import { YourDataCard } from './your-data-card';
  */
 const CARDS: ReadonlyArray<{ key: string; Card: ComponentType<{ user: UserRecord }> }> = [
   { key: 'password', Card: PasswordCard },
+  { key: 'two-step', Card: TwoStepCard },
   { key: 'email', Card: EmailCard },
   { key: 'devices', Card: SignedInDevicesSection },
   { key: 'activity', Card: RecentActivitySection },

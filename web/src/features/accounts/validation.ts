@@ -81,3 +81,29 @@ export function checkNewEmail(
 export function checkPassword(password: string): FieldProblem<'password'> | null {
   return password ? null : { field: 'password', message: 'Please enter your password.' };
 }
+
+/** The code of the second step, or of turning two-step sign-in on. */
+export function checkAuthenticationCode(code: string): FieldProblem<'code'> | null {
+  if (!code.trim()) return { field: 'code', message: 'Please enter your authentication code.' };
+  return null;
+}
+
+/**
+ * What a refused code means (docs/api.md, auth-with-totp and totp/enable), read by shape so the
+ * login screen does not load the SDK for it: `expired` (the second-step session is void: start
+ * again), `locked` (429: 5 wrong codes lock the second step for 15 minutes), else a wrong code.
+ */
+export function secondStepFailure(err: unknown): 'expired' | 'locked' | 'wrong' {
+  const failure = err as { status?: unknown; response?: { data?: { mfaId?: unknown } } } | null;
+  if (failure?.status === 429) return 'locked';
+  if (failure?.status === 400 && failure.response?.data?.mfaId) return 'expired';
+  return 'wrong';
+}
+
+export const INVALID_CODE_MESSAGE = 'Invalid code. Please try again.';
+export const LOCKED_MESSAGE =
+  'Too many wrong codes. Two-step sign-in is locked for 15 minutes. Please try again later.';
+
+export function codeFailureMessage(err: unknown): string {
+  return secondStepFailure(err) === 'locked' ? LOCKED_MESSAGE : INVALID_CODE_MESSAGE;
+}
