@@ -98,7 +98,7 @@ export class WebApp {
         if (!file.isFile()) continue;
         const full = path.join(file.parentPath, file.name);
         const urlPath = '/' + path.relative(dist, full).split(path.sep).join('/');
-        let body = await fs.readFile(full);
+        let body: Buffer = await fs.readFile(full);
         if (urlPath === '/changelog.json') body = nameReleaseNotes(body, site.appName);
         if (urlPath === '/index.html') {
           indexHtml = body.toString('utf8');
