@@ -1,4 +1,4 @@
-import { type Config, ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig, withEnvFile } from './config.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -181,7 +181,7 @@ Commands:
 async function run(args: string[]): Promise<number> {
   const [command] = args;
   if (command === 'initial-invite') {
-    const link = await initialInviteLink(loadConfig(process.env));
+    const link = await initialInviteLink(loadConfig(withEnvFile()));
     process.stdout.write(`${link}\n`);
     return 0;
   }
@@ -196,7 +196,7 @@ async function run(args: string[]): Promise<number> {
       return 2;
     }
     const target = path.resolve(files[0]!);
-    await backupDatabase(loadConfig(process.env), target, { force });
+    await backupDatabase(loadConfig(withEnvFile()), target, { force });
     process.stdout.write(`Backed up to ${target}\n`);
     return 0;
   }
@@ -209,7 +209,7 @@ async function run(args: string[]): Promise<number> {
   }
   if (command === 'restore' && args[1]) {
     const source = path.resolve(args[1]);
-    const keptAt = await restoreDatabase(loadConfig(process.env), source);
+    const keptAt = await restoreDatabase(loadConfig(withEnvFile()), source);
     process.stdout.write(
       `Restored from ${source}${keptAt ? `; the previous database is at ${keptAt}` : ''}. ` +
         'Every session has ended: members sign in again.\n',

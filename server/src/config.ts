@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -216,4 +217,50 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionMaxDays: e.SESSION_MAX_DAYS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
   };
+}
+
+/**
+ * The environment with the project's `.env` file under it: a variable set in both keeps the
+ * environment's value (even an empty one). `ENV_FILE` names another file; `ENV_FILE=` (empty)
+ * reads none. A missing default `.env` is no error; a missing `ENV_FILE` is.
+ */
+export function withEnvFile(
+  env: Record<string, string | undefined> = process.env,
+): Record<string, string | undefined> {
+  const named = env.ENV_FILE?.trim();
+  if (named === '') return env;
+  const file = path.resolve(named ?? path.join(projectRoot, '.env'));
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if (named === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT') return env;
+    throw new ConfigError([`ENV_FILE: cannot read ${file} (${(error as Error).message})`]);
+  }
+  return { ...parseEnvFile(text, file), ...env };
+}
+
+/** `KEY=VALUE` lines; `#` starts a comment; values may be in single or double quotes. */
+export function parseEnvFile(text: string, file = '.env'): Record<string, string> {
+  const vars: Record<string, string> = {};
+  const problems: string[] = [];
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    const match = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    if (!match) {
+      problems.push(`${file} line ${index + 1} is not KEY=VALUE`);
+      return;
+    }
+    const [, key, rest] = match as unknown as [string, string, string];
+    const quoted = /^(["'])(.*)\1(?:\s+#.*)?$/.exec(rest);
+    if (quoted) {
+      const [, quote, inner] = quoted as unknown as [string, string, string];
+      vars[key] = quote === '"' ? inner.replace(/\\n/g, '\n').replace(/\\(["\\])/g, '$1') : inner;
+    } else {
+      vars[key] = rest.replace(/(^|\s+)#.*$/, '').trim();
+    }
+  });
+  if (problems.length > 0) throw new ConfigError(problems);
+  return vars;
 }

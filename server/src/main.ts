@@ -1,11 +1,11 @@
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, withEnvFile } from './config.js';
 import { startServer } from './server.js';
 
 /** `npm start`: reads the environment, starts the server, stops cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   let config;
   try {
-    config = loadConfig(process.env);
+    config = loadConfig(withEnvFile());
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
