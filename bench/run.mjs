@@ -1,13 +1,14 @@
 /* global console, process */
 // `npm run bench`            the load benchmark (about 1 minute)
 // `npm run bench -- page`    the page benchmark: JS size of / and Lighthouse scores
-// `npm run bench -- all`     both
+// `npm run bench -- restart` the restart benchmark: `npm start` to the first 200 (built sources)
+// `npm run bench -- all`     load and page
 // Figures are printed and written to bench/results/latest.json. Run `npm run build` first.
 import { machine, requireBuild, saveResults } from './lib.mjs';
 
 const what = process.argv[2] ?? 'load';
-if (!['load', 'page', 'all'].includes(what)) {
-  console.error(`Unknown benchmark "${what}": use load (default), page or all.`);
+if (!['load', 'page', 'restart', 'all'].includes(what)) {
+  console.error(`Unknown benchmark "${what}": use load (default), page, restart or all.`);
   process.exit(2);
 }
 
@@ -29,6 +30,16 @@ if (what === 'page' || what === 'all') {
   const { runPage } = await import('./page.mjs');
   const results = await runPage();
   const file = await saveResults('page', {
+    date: new Date().toISOString(),
+    machine: host,
+    ...results,
+  });
+  console.log(`\nSaved to ${file}\n`);
+}
+if (what === 'restart') {
+  const { runRestart } = await import('./restart.mjs');
+  const results = await runRestart();
+  const file = await saveResults('restart', {
     date: new Date().toISOString(),
     machine: host,
     ...results,
