@@ -84,7 +84,8 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
 
   if (log.isLevelEnabled('info')) {
     app.addHook('onResponse', (request, reply, done) => {
-      request.log.info(
+      // API requests at info; the page and its files (a dozen per page view) at debug.
+      request.log[isApi(request) ? 'info' : 'debug'](
         {
           method: request.method,
           url: redactUrl(request.url),

@@ -136,6 +136,7 @@ const envSchema = z.object({
       error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
     })
     .optional(),
+  LOG_FORMAT: z.enum(['pretty', 'json'], { error: 'LOG_FORMAT must be pretty or json' }).optional(),
   TOKEN_SECRET: secret('TOKEN_SECRET'),
   MAIL_POLL_MS: int('MAIL_POLL_MS', 5000, 10, 3_600_000),
   MAIL_RETRY_BASE_MS: int('MAIL_RETRY_BASE_MS', 5000, 10, 3_600_000),
@@ -164,6 +165,8 @@ export interface Config {
   rateLimits: boolean;
   trustProxy: TrustProxy;
   logLevel: string;
+  /** pretty: a readable line per event; json: a JSON line (the default when stdout is no TTY). */
+  logFormat: 'pretty' | 'json';
   /** The signing secret instead of DATA_DIR/secret.key; required with DATABASE_URL. */
   tokenSecret: string | undefined;
   mailPollMs: number;
@@ -210,6 +213,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits: e.RATE_LIMITS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL ?? 'info',
+    logFormat: e.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
     tokenSecret: e.TOKEN_SECRET,
     mailPollMs: e.MAIL_POLL_MS,
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,

@@ -42,7 +42,7 @@ export async function startServer(
       ? options.logger
       : options.logger === false
         ? pino({ level: 'silent' })
-        : createLogger(config.logLevel);
+        : createLogger(config.logLevel, config.logFormat);
   // Before the database: with PostgreSQL and no TOKEN_SECRET this stops the start.
   const tokens = new Tokens(tokenSecrets(loadSigningSecret(config)));
   const database = openDatabase(config, {
