@@ -68,7 +68,7 @@ export function stop(child) {
 /**
  * Starts `node server/dist/main.js` on a free port with a fresh SQLite DATA_DIR (or the empty
  * PostgreSQL database of BENCH_DATABASE_URL), limits off,
- * warn-level logs and mail printed to its console (whose `Link:` lines `mailLink` reads).
+ * warn-level JSON logs and mail printed to its console (whose `mail printed` lines `mailLink` reads).
  */
 export async function startGatehouse(extraEnv = {}, { restart = false } = {}) {
   const port = await freePort();
@@ -92,6 +92,8 @@ export async function startGatehouse(extraEnv = {}, { restart = false } = {}) {
       SMTP_URL: '',
       RATE_LIMITS: 'off',
       LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      ENV_FILE: '',
       MAIL_POLL_MS: '100',
       NODE_ENV: 'production',
       ...extraEnv,
@@ -104,7 +106,9 @@ export async function startGatehouse(extraEnv = {}, { restart = false } = {}) {
   // A first start prints the sign-up link of the initial user; a restart only that it runs.
   const [, bootstrapLink] = await waitForOutput(
     child,
-    restart ? /is running at (\S+)/ : /^\s*(https?:\/\/\S+\/signup\?code=\S+)\s*$/m,
+    restart
+      ? /"url":"(https?:\/\/[^"]+)"/
+      : /"initialAccountLink":"(https?:\/\/[^"]+\/signup\?code=[^"]+)"/,
     'The Gatehouse server',
   );
   return {
@@ -116,11 +120,14 @@ export async function startGatehouse(extraEnv = {}, { restart = false } = {}) {
     async mailLink(email, subjectStart, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const blocks = output.split('──── mail').slice(1);
-        const block = blocks
+        // The JSON log line of a mail printed instead of sent (recipient redacted: a***@host).
+        const to = `${email[0]}***${email.slice(email.lastIndexOf('@'))}`;
+        const link = output
+          .split('\n')
+          .filter((line) => line.includes('"mail printed'))
+          .map((line) => JSON.parse(line))
           .reverse()
-          .find((b) => b.includes(`To:      ${email}`) && b.includes(`Subject: ${subjectStart}`));
-        const link = block && /Link:\s+(\S+)/.exec(block)?.[1];
+          .find((m) => m.to === to && m.subject.startsWith(subjectStart))?.link;
         if (link) return link;
         if (Date.now() > deadline) throw new Error(`No mail to ${email} printed:\n${output}`);
         await new Promise((r) => setTimeout(r, 100));

@@ -2,13 +2,14 @@
 // `npm run bench`            the load benchmark (about 1 minute)
 // `npm run bench -- page`    the page benchmark: JS size of / and Lighthouse scores
 // `npm run bench -- admin`   the operator console's reads at 1,000 and 1,000,000 members
+// `npm run bench -- restart` the restart benchmark: `npm start` to the first 200 (built sources)
 // `npm run bench -- all`     load and page
 // Figures are printed and written to bench/results/latest.json. Run `npm run build` first.
 import { machine, requireBuild, saveResults } from './lib.mjs';
 
 const what = process.argv[2] ?? 'load';
-if (!['load', 'page', 'admin', 'all'].includes(what)) {
-  console.error(`Unknown benchmark "${what}": use load (default), page, admin or all.`);
+if (!['load', 'page', 'admin', 'restart', 'all'].includes(what)) {
+  console.error(`Unknown benchmark "${what}": use load (default), page, admin, restart or all.`);
   process.exit(2);
 }
 
@@ -40,6 +41,16 @@ if (what === 'admin') {
   const { runAdmin } = await import('./admin.mjs');
   const results = await runAdmin();
   const file = await saveResults('admin', {
+    date: new Date().toISOString(),
+    machine: host,
+    ...results,
+  });
+  console.log(`\nSaved to ${file}\n`);
+}
+if (what === 'restart') {
+  const { runRestart } = await import('./restart.mjs');
+  const results = await runRestart();
+  const file = await saveResults('restart', {
     date: new Date().toISOString(),
     machine: host,
     ...results,

@@ -145,7 +145,8 @@ async function startAppServer(
   const bootstrapLink = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(fail('printed no sign-up link within 30 s')), 30_000);
     const look = () => {
-      const link = /^\s*(https?:\/\/\S+\/signup\?code=\S+)\s*$/m.exec(output)?.[1];
+      // The start-up line (JSON logs: stdout is no terminal) carries the initial account's link.
+      const link = /(https?:\/\/[^\s"]+\/signup\?code=[^\s"]+)/.exec(output)?.[1];
       if (link) {
         clearTimeout(timer);
         child.stdout.off('data', look);

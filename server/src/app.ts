@@ -16,7 +16,6 @@ import { passkeyRoutes } from './passkeys/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { metricsRoutes } from './metrics/routes.js';
 
-
 /** Every request under /api/ counts against this, per client IP. */
 const API_LIMIT: Limit = { name: 'api', max: 300, windowMs: 10_000 };
 
@@ -91,7 +90,8 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
 
   if (log.isLevelEnabled('info')) {
     app.addHook('onResponse', (request, reply, done) => {
-      request.log.info(
+      // API requests at info; the page and its files (a dozen per page view) at debug.
+      request.log[isApi(request) ? 'info' : 'debug'](
         {
           method: request.method,
           url: redactUrl(request.url),

@@ -1,4 +1,4 @@
-import { type Config, ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig, withEnvFile } from './config.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -24,12 +24,30 @@ export async function initialInviteLink(config: Config): Promise<string> {
  * A consistent copy of the SQLite database while the server runs (SQLite's online backup).
  * PostgreSQL is backed up with its own tools (pg_dump); see docs/operations.md.
  */
-export async function backupDatabase(config: Config, target: string): Promise<void> {
+export async function backupDatabase(
+  config: Config,
+  target: string,
+  { force = false }: { force?: boolean } = {},
+): Promise<void> {
   if (config.databaseUrl) {
     throw new ConfigError(['backup copies the SQLite database; with DATABASE_URL use pg_dump']);
   }
   const file = path.join(config.dataDir, DATABASE_FILE);
   if (!fs.existsSync(file)) throw new ConfigError([`no database at ${file}`]);
+  const folder = path.dirname(target);
+  if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new BackupError(`The folder ${folder} does not exist.`);
+  }
+  const existing = fs.statSync(target, { throwIfNoEntry: false });
+  if (existing?.isDirectory()) {
+    throw new BackupError(
+      `${target} is a folder: name the backup file, e.g. ${target}/gatehouse.db`,
+    );
+  }
+  if (existing && !force) {
+    throw new BackupError(`${target} already exists. Add --force to replace it.`);
+  }
+  if (existing) fs.rmSync(target);
   const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
   try {
     // The copy holds everything the database does: only its owner may read it (0600).
@@ -38,6 +56,14 @@ export async function backupDatabase(config: Config, target: string): Promise<vo
     restrictFile(target);
   } finally {
     sqlite.close();
+  }
+}
+
+/** Why a backup did not happen (printed as it is). */
+export class BackupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BackupError';
   }
 }
 
@@ -146,7 +172,9 @@ const USAGE = `Usage: npm run --silent cli -- <command>
 Commands:
   initial-invite   Print the sign-up link that creates the initial user (one line on stdout).
                    Fails once the initial user exists.
-  backup <file>    Copy the SQLite database to <file>, safely while the server runs.
+  backup <file> [--force]
+                   Copy the SQLite database to <file>, safely while the server runs.
+                   Refuses to replace an existing <file> unless --force is given.
   restore <file>   Replace the SQLite database with the backup <file> (server stopped).
                    Keeps the current one as gatehouse.db.before-restore-<time>; ends every session.
 ${USERS_USAGE}`;
@@ -154,18 +182,35 @@ ${USERS_USAGE}`;
 async function run(args: string[]): Promise<number> {
   const [command] = args;
   if (command === 'initial-invite') {
-    const link = await initialInviteLink(loadConfig(process.env));
+    const link = await initialInviteLink(loadConfig(withEnvFile()));
     process.stdout.write(`${link}\n`);
     return 0;
   }
-  if (command === 'backup' && args[1]) {
-    await backupDatabase(loadConfig(process.env), path.resolve(args[1]));
-    process.stdout.write(`Backed up to ${path.resolve(args[1])}\n`);
+  if (command === 'backup') {
+    const force = args.includes('--force');
+    const files = args.slice(1).filter((arg) => arg !== '--force');
+    if (files.length !== 1 || files[0]!.startsWith('-')) {
+      process.stderr.write(
+        `Usage: npm run --silent cli -- backup FILE [--force]\n` +
+          '  Copies the SQLite database to FILE; --force replaces an existing FILE.\n',
+      );
+      return 2;
+    }
+    const target = path.resolve(files[0]!);
+    await backupDatabase(loadConfig(withEnvFile()), target, { force });
+    process.stdout.write(`Backed up to ${target}\n`);
     return 0;
+  }
+  if (command === 'restore' && args.length !== 2) {
+    process.stderr.write(
+      'Usage: npm run --silent cli -- restore FILE\n' +
+        '  Replaces the SQLite database with the backup FILE (server stopped).\n',
+    );
+    return 2;
   }
   if (command === 'restore' && args[1]) {
     const source = path.resolve(args[1]);
-    const keptAt = await restoreDatabase(loadConfig(process.env), source);
+    const keptAt = await restoreDatabase(loadConfig(withEnvFile()), source);
     process.stdout.write(
       `Restored from ${source}${keptAt ? `; the previous database is at ${keptAt}` : ''}. ` +
         'Every session has ended: members sign in again.\n',
@@ -204,6 +249,7 @@ if (isMain) {
       const known =
         error instanceof ConfigError ||
         error instanceof InitialUserExistsError ||
+        error instanceof BackupError ||
         error instanceof RestoreError;
       process.stderr.write(`${known ? (error as Error).message : String(error)}\n`);
       process.exit(1);

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -135,6 +136,7 @@ const envSchema = z.object({
       error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
     })
     .optional(),
+  LOG_FORMAT: z.enum(['pretty', 'json'], { error: 'LOG_FORMAT must be pretty or json' }).optional(),
   TOKEN_SECRET: secret('TOKEN_SECRET'),
   MAIL_POLL_MS: int('MAIL_POLL_MS', 5000, 10, 3_600_000),
   MAIL_RETRY_BASE_MS: int('MAIL_RETRY_BASE_MS', 5000, 10, 3_600_000),
@@ -177,6 +179,8 @@ export interface Config {
   rateLimits: boolean;
   trustProxy: TrustProxy;
   logLevel: string;
+  /** pretty: a readable line per event; json: a JSON line (the default when stdout is no TTY). */
+  logFormat: 'pretty' | 'json';
   /** The signing secret instead of DATA_DIR/secret.key; required with DATABASE_URL. */
   tokenSecret: string | undefined;
   mailPollMs: number;
@@ -225,6 +229,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits: e.RATE_LIMITS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL ?? 'info',
+    logFormat: e.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
     tokenSecret: e.TOKEN_SECRET,
     mailPollMs: e.MAIL_POLL_MS,
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
@@ -233,4 +238,50 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     metricsToken: e.METRICS_TOKEN,
   };
+}
+
+/**
+ * The environment with the project's `.env` file under it: a variable set in both keeps the
+ * environment's value (even an empty one). `ENV_FILE` names another file; `ENV_FILE=` (empty)
+ * reads none. A missing default `.env` is no error; a missing `ENV_FILE` is.
+ */
+export function withEnvFile(
+  env: Record<string, string | undefined> = process.env,
+): Record<string, string | undefined> {
+  const named = env.ENV_FILE?.trim();
+  if (named === '') return env;
+  const file = path.resolve(named ?? path.join(projectRoot, '.env'));
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if (named === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT') return env;
+    throw new ConfigError([`ENV_FILE: cannot read ${file} (${(error as Error).message})`]);
+  }
+  return { ...parseEnvFile(text, file), ...env };
+}
+
+/** `KEY=VALUE` lines; `#` starts a comment; values may be in single or double quotes. */
+export function parseEnvFile(text: string, file = '.env'): Record<string, string> {
+  const vars: Record<string, string> = {};
+  const problems: string[] = [];
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    const match = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    if (!match) {
+      problems.push(`${file} line ${index + 1} is not KEY=VALUE`);
+      return;
+    }
+    const [, key, rest] = match as unknown as [string, string, string];
+    const quoted = /^(["'])(.*)\1(?:\s+#.*)?$/.exec(rest);
+    if (quoted) {
+      const [, quote, inner] = quoted as unknown as [string, string, string];
+      vars[key] = quote === '"' ? inner.replace(/\\n/g, '\n').replace(/\\(["\\])/g, '$1') : inner;
+    } else {
+      vars[key] = rest.replace(/(^|\s+)#.*$/, '').trim();
+    }
+  });
+  if (problems.length > 0) throw new ConfigError(problems);
+  return vars;
 }

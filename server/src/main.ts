@@ -1,11 +1,12 @@
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, withEnvFile } from './config.js';
+import { alwaysShown, createLogger } from './logger.js';
 import { startServer } from './server.js';
 
 /** `npm start`: reads the environment, starts the server, stops cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   let config;
   try {
-    config = loadConfig(process.env);
+    config = loadConfig(withEnvFile());
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -14,8 +15,14 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const server = await startServer(config);
+  const log = createLogger(config.logLevel, config.logFormat);
+  const server = await startServer(config, { logger: log });
   const { summary } = server;
+  // JSON logs (production): the summary is one event like every other line.
+  const say = (fields: Record<string, unknown>, message: string, text: string) =>
+    config.logFormat === 'json'
+      ? alwaysShown(log).info(fields, message)
+      : process.stdout.write(`${text}\n`);
   const lines = [
     '',
     `${config.appName} is running at ${server.url}`,
@@ -32,13 +39,29 @@ async function main(): Promise<void> {
       `  ${server.bootstrapLink}`,
     );
   }
-  process.stdout.write(`${lines.join('\n')}\n\n`);
+  say(
+    {
+      url: server.url,
+      appUrl: config.appUrl,
+      database: summary.database,
+      mail: summary.mail,
+      rateLimits: summary.rateLimits,
+      webApp: summary.webApp,
+      ...(server.bootstrapLink ? { initialAccountLink: server.bootstrapLink } : {}),
+    },
+    `${config.appName} is running`,
+    `${lines.join('\n')}\n`,
+  );
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    process.stdout.write(`${signal} received: finishing in-flight requests, then stopping.\n`);
+    say(
+      { signal },
+      'stopping: finishing in-flight requests',
+      `${signal} received: finishing in-flight requests, then stopping.`,
+    );
     const force = setTimeout(() => {
       process.stderr.write('Shutdown took longer than 10 s; exiting.\n');
       process.exit(1);

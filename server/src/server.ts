@@ -43,7 +43,7 @@ export async function startServer(
       ? options.logger
       : options.logger === false
         ? pino({ level: 'silent' })
-        : createLogger(config.logLevel);
+        : createLogger(config.logLevel, config.logFormat);
   // Before the database: with PostgreSQL and no TOKEN_SECRET this stops the start.
   const secrets = tokenSecrets(loadSigningSecret(config));
   const tokens = new Tokens(secrets);

@@ -4,6 +4,7 @@ import { composeMail, type MailContent } from '../mail/compose.js';
 
 export function verificationMail(appName: string, appUrl: string, token: string): MailContent {
   return composeMail({
+    appName,
     subject: `Verify your ${appName} email`,
     intro: `Thanks for joining ${appName}. Confirm your email address to finish creating your account:`,
     action: 'Verify email',
@@ -15,6 +16,7 @@ export function verificationMail(appName: string, appUrl: string, token: string)
 
 export function passwordResetMail(appName: string, appUrl: string, token: string): MailContent {
   return composeMail({
+    appName,
     subject: `Reset your ${appName} password`,
     intro: `Someone asked to reset the password of your ${appName} account. To choose a new password, open:`,
     action: 'Reset password',
@@ -31,6 +33,7 @@ export function emailChangeMail(
   newEmail: string,
 ): MailContent {
   return composeMail({
+    appName,
     subject: `Confirm your new ${appName} email`,
     intro: `Someone asked to move a ${appName} account to ${newEmail}. To confirm that this is your address, open the link and enter the account's password:`,
     action: 'Confirm new email',
@@ -43,6 +46,7 @@ export function emailChangeMail(
 /** To an address someone tried to move an account to while it already has one (no link to act on). */
 export function emailTakenMail(appName: string, appUrl: string, email: string): MailContent {
   return composeMail({
+    appName,
     subject: `Someone tried to move a ${appName} account to this email`,
     intro: `Someone asked to move a ${appName} account to ${email}, but this address already has an account, so nothing changed. If it was you, sign in with this address instead:`,
     action: `Sign in to ${appName}`,
@@ -83,6 +87,7 @@ export function securityNotice(
   origin: ChangeOrigin,
 ): MailContent {
   return composeMail({
+    appName,
     subject: notice.subject,
     intro:
       `${notice.what} This happened on ${noticeTime(origin.at)}, ` +

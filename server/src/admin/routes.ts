@@ -146,6 +146,7 @@ export function adminRoutes(ctx: AppContext) {
       readBody(request.body, {});
       const { appName, appUrl } = ctx.config;
       const content = composeMail({
+        appName,
         subject: `${appName} test email`,
         intro: `This is a test email from ${appName}, sent from the operator console. Mail is being delivered.`,
         action: `Open ${appName}`,

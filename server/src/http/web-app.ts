@@ -9,8 +9,36 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * Hosts the built single-page app from memory: the whole of web/dist is a few hundred KB, so it is
  * read once at start, compressed on first request, and served with ETags. Hashed files under
  * /assets/ are cached for a year; index.html and changelog.json are revalidated every time.
- * Any other GET that is not a file gets index.html (the app's router shows its Not Found view).
+ * Any other GET that is not a file gets index.html: with 200 on the app's routes (APP_ROUTES), with
+ * 404 elsewhere (the app's router shows its Not Found view, and crawlers and monitors see a 404).
  */
+
+/**
+ * The paths the web app's router answers. It must follow web/src/routes: a screen added there goes
+ * here too (server/test/special/web-app.test.ts reads the route files and fails on a missing one).
+ * `/admin` covers everything under `/admin/` (the operator console's screens).
+ */
+export const APP_ROUTES: readonly string[] = [
+  '/',
+  '/signup',
+  '/forgot-password',
+  '/reset-password',
+  '/verify-email',
+  '/confirm-email-change',
+  '/home',
+  '/profile',
+  '/settings',
+  '/whats-new',
+  '/admin',
+];
+/** Routes whose every sub-path is the app's too. */
+const APP_ROUTE_PREFIXES: readonly string[] = ['/admin'];
+
+/** Whether the web app has a screen at `pathname` (a trailing slash is the same path). */
+export function isAppRoute(pathname: string): boolean {
+  const p = pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;
+  return APP_ROUTES.includes(p) || APP_ROUTE_PREFIXES.some((prefix) => p.startsWith(`${prefix}/`));
+}
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -70,7 +98,8 @@ export class WebApp {
         if (!file.isFile()) continue;
         const full = path.join(file.parentPath, file.name);
         const urlPath = '/' + path.relative(dist, full).split(path.sep).join('/');
-        const body = await fs.readFile(full);
+        let body: Buffer = await fs.readFile(full);
+        if (urlPath === '/changelog.json') body = nameReleaseNotes(body, site.appName);
         if (urlPath === '/index.html') {
           indexHtml = body.toString('utf8');
           continue;
@@ -117,6 +146,8 @@ export class WebApp {
       return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     }
     reply.header('Content-Security-Policy', HTML_CSP);
+    // Not a screen of the app: the page still renders (its Not Found view), with a 404.
+    if (!isAppRoute(pathname)) return send(request, reply.code(404), this.index);
     return send(request, reply, this.index);
   }
 }
@@ -134,7 +165,9 @@ function asset(body: Buffer, type: string, immutable: boolean): Asset {
 function send(request: FastifyRequest, reply: FastifyReply, file: Asset): FastifyReply {
   reply.header('Cache-Control', file.cacheControl).header('ETag', file.etag).type(file.type);
   if (file.compressible) reply.header('Vary', 'Accept-Encoding');
-  if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
+  if (reply.statusCode === 200 && request.headers['if-none-match'] === file.etag) {
+    return reply.code(304).send();
+  }
   const accepts = String(request.headers['accept-encoding'] ?? '');
   if (file.br && /\bbr\b/.test(accepts)) {
     return reply.header('Content-Encoding', 'br').send(file.br);
@@ -157,6 +190,32 @@ function personalize(html: string, site: { appName: string; appUrl: string }): s
       `<meta name="app-url" content="${escapeAttr(site.appUrl)}" />`,
     )
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeAttr(site.appName)}</title>`);
+}
+
+/** The product name the release notes are written with (web/public/changelog.json). */
+const WRITTEN_NAME = 'Gatehouse';
+
+/**
+ * The release notes with the configured APP_NAME instead of the name they are written with, in
+ * every string of every entry. A file that is not the expected JSON is served as it is.
+ */
+function nameReleaseNotes(body: Buffer, appName: string): Buffer {
+  if (appName === WRITTEN_NAME) return body;
+  let entries: unknown;
+  try {
+    entries = JSON.parse(body.toString('utf8'));
+  } catch {
+    return body;
+  }
+  const rename = (value: unknown): unknown => {
+    if (typeof value === 'string') return value.replaceAll(WRITTEN_NAME, appName);
+    if (Array.isArray(value)) return value.map(rename);
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rename(v)]));
+    }
+    return value;
+  };
+  return Buffer.from(JSON.stringify(rename(entries), null, 2));
 }
 
 function placeholderPage(appName: string): string {

@@ -14,7 +14,7 @@ export interface MailTransport {
   close(): void;
 }
 
-/** SMTP through nodemailer when SMTP_URL is set; otherwise mail is printed to the console. */
+/** SMTP through nodemailer when SMTP_URL is set; otherwise mail is printed to the console (logged). */
 export function createTransport(smtpUrl: string | undefined): MailTransport {
   if (!smtpUrl) return consoleTransport;
   // A mail server that hangs must not hold the outbox for minutes (nodemailer reads these
@@ -37,21 +37,9 @@ export function createTransport(smtpUrl: string | undefined): MailTransport {
   };
 }
 
+/** Sends nothing: the worker's "mail printed" log line (recipient, subject, link) is the mail. */
 const consoleTransport: MailTransport = {
   kind: 'console',
-  async send(mail) {
-    const link = mail.text.match(/https?:\/\/\S+/)?.[0] ?? '';
-    process.stdout.write(
-      [
-        '',
-        '──── mail (SMTP_URL is not set: printed here instead of sent) ────',
-        `To:      ${mail.to}`,
-        `Subject: ${mail.subject}`,
-        `Link:    ${link}`,
-        '──────────────────────────────────────────────────────────────────',
-        '',
-      ].join('\n'),
-    );
-  },
+  async send() {},
   close() {},
 };

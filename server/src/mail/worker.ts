@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database, OutboxMail } from '../db/schema.js';
+import { alwaysShown } from '../logger.js';
+import { redactEmail } from '../tools/email.js';
 import { fromNow, nowString } from '../tools/time.js';
 import { logDelivery } from './outbox.js';
 import type { MailTransport } from './transport.js';
@@ -100,11 +102,11 @@ export class MailWorker {
       .where('expires_at', '<=', now)
       .where('expired_at', 'is', null)
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
-      .returning(['id', 'kind', 'attempts', 'last_error'])
+      .returning(['id', 'kind', 'recipient', 'attempts', 'last_error'])
       .execute();
     for (const mail of expired) {
       this.options.log.warn(
-        { mailId: mail.id, kind: mail.kind, attempts: mail.attempts, err: mail.last_error },
+        { ...describe(mail), attempts: mail.attempts, err: mail.last_error },
         'mail not sent: its link expired first',
       );
     }
@@ -158,7 +160,7 @@ export class MailWorker {
         .execute();
       await logDelivery(this.db, 'failed');
       this.options.log.warn(
-        { mailId: mail.id, attempts, retryInMs: backoff, err: message },
+        { ...describe(mail), attempts, retryInMs: backoff, err: message },
         'mail not sent; will retry',
       );
       return;
@@ -167,6 +169,24 @@ export class MailWorker {
       await trx.deleteFrom('outbox').where('id', '=', mail.id).execute();
       await logDelivery(trx, 'sent');
     });
-    this.options.log.info({ mailId: mail.id, subject: mail.subject }, 'mail sent');
+    if (this.transport.kind === 'console') {
+      // SMTP_URL is not set: this line is the mail, shown whatever LOG_LEVEL says.
+      alwaysShown(this.options.log).info(
+        { ...describe(mail), subject: mail.subject, link: actionLink(mail.text_body) },
+        'mail printed (SMTP_URL is not set)',
+      );
+    } else {
+      this.options.log.info({ ...describe(mail), subject: mail.subject }, 'mail sent');
+    }
   }
+}
+
+/** What every log line about a mail says: which row, which kind, to whom (redacted). */
+function describe(mail: Pick<OutboxMail, 'id' | 'kind' | 'recipient'>) {
+  return { mailId: mail.id, kind: mail.kind, to: redactEmail(mail.recipient) };
+}
+
+/** The mail's link: the text part has it on a line of its own (mail/compose.ts). */
+function actionLink(text: string): string {
+  return /^\s*(https?:\/\/\S+)\s*$/m.exec(text)?.[1] ?? '';
 }

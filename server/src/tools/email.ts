@@ -18,3 +18,10 @@ export function isEmail(email: string): boolean {
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
+
+/** An address as logs show it: `a***@example.com` (the first character and the domain). */
+export function redactEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '***';
+  return `${email[0]}***${email.slice(at)}`;
+}

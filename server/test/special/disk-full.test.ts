@@ -71,7 +71,7 @@ describe('a write that fails on a full disk', () => {
     child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
 
     const link = await waitFor(
-      () => output.match(/http:\/\/app\.test\/signup\?code=\S+/)?.[0],
+      () => output.match(/http:\/\/app\.test\/signup\?code=[^\s"]+/)?.[0],
       30_000,
       `the bootstrap link in:\n${output}`,
     );

@@ -31,6 +31,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       APP_URL: 'http://app.test',
       DATA_DIR: dataDir,
       MAIL_POLL_MS: '50',
+      // A developer's .env in the project root must not change what the tests start.
+      ENV_FILE: '',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

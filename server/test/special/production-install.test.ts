@@ -1,0 +1,116 @@
+import { execFile, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PATHS } from '../support/contract.js';
+import { request } from '../support/http.js';
+import { freePort, waitUntil } from '../support/ports.js';
+
+/**
+ * A production install: the built files, package.json and the lockfile, `npm ci --omit=dev` (no
+ * compiler, no test tools, no browsers), and the server starts. Needs `npm run build` first.
+ */
+const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
+const DIST = path.join(ROOT, 'server', 'dist');
+const run = promisify(execFile);
+
+function distFiles(dir = DIST): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return distFiles(full);
+    return entry.name.endsWith('.js') ? [full] : [];
+  });
+}
+
+/** `@scope/name/x` → `@scope/name`; `name/x` → `name`. */
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+describe.skipIf(!existsSync(path.join(DIST, 'main.js')))('installing for production', () => {
+  const temp = mkdtempSync(path.join(os.tmpdir(), 'gh-production-'));
+  afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+  it('every package server/dist imports is a dependency, not a devDependency', () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const imported = new Set<string>();
+    for (const file of distFiles()) {
+      const code = readFileSync(file, 'utf8');
+      for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g)) {
+        const specifier = m[1]!;
+        if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
+        if (builtinModules.includes(specifier)) continue;
+        imported.add(packageOf(specifier));
+      }
+    }
+    expect(imported.size).toBeGreaterThan(5);
+    const missing = [...imported].filter((name) => !(name in pkg.dependencies));
+    expect(missing, 'imported by server/dist but not in "dependencies"').toEqual([]);
+  });
+
+  // Slow system test (1–3 minutes): a real `npm ci` from the registry (or npm's cache).
+  it('slow system test: `npm ci --omit=dev` on the built files, then `npm start` answers /api/health', async () => {
+    const app = path.join(temp, 'app');
+    for (const part of [
+      'server/dist',
+      'web/dist',
+      'scripts',
+      'package.json',
+      'package-lock.json',
+    ]) {
+      cpSync(path.join(ROOT, part), path.join(app, part), { recursive: true });
+    }
+    await run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], {
+      cwd: app,
+      timeout: 480_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    expect(existsSync(path.join(app, 'node_modules', 'typescript'))).toBe(false);
+    expect(existsSync(path.join(app, 'node_modules', 'vite'))).toBe(false);
+
+    const port = await freePort();
+    const child = spawn('npm', ['start'], {
+      cwd: app,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: path.join(temp, 'data'),
+        ENV_FILE: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    try {
+      await waitUntil(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`npm start exited:\n${output}`);
+          return request(`http://127.0.0.1:${port}`, 'GET', PATHS.health).then(
+            (res) => res.status === 200,
+            () => false,
+          );
+        },
+        60_000,
+        `the production install to answer:\n${output}`,
+      );
+      const page = await request(`http://127.0.0.1:${port}`, 'GET', '/');
+      expect(page.status).toBe(200);
+      expect(output).not.toContain('Building');
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+    }
+  }, 600_000);
+});
