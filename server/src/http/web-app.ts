@@ -15,7 +15,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * The paths the web app's router answers. It must follow web/src/routes: a screen added there goes
- * here too (server/test/special/web-app.test.ts reads the route files and fails on a missing one).
+ * here too (server/test/system/web-app.test.ts reads the route files and fails on a missing one).
  * `/admin` covers everything under `/admin/` (the operator console's screens).
  */
 export const APP_ROUTES: readonly string[] = [
