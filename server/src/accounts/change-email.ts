@@ -27,11 +27,6 @@ const sameAsCurrent = (): FieldError => ({
   message: 'Must not be in list.',
 });
 
-const invalidPassword = (): FieldError => ({
-  code: 'validation_invalid_password',
-  message: 'Missing or invalid auth record password.',
-});
-
 /**
  * request-email-change: a verified member asks to move their account to `newEmail`. Always 204,
  * whether or not the address is taken, so nobody learns which addresses have accounts: a free
@@ -92,7 +87,7 @@ export async function confirmEmailChange(
   }
   if (input.password === '') errors.password = fieldError.required();
   else if (!user || !(await isCurrentPassword(user.password_hash, input.password))) {
-    errors.password = invalidPassword();
+    errors.password = fieldError.invalidPassword();
   }
   assertNoFieldErrors(errors, VALIDATION_FAILED);
   if (!user || typeof newEmail !== 'string') return; // (asserted above)
