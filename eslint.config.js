@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 // Server layers, bottom to top: tools → db → core → http → features (accounts, invites, mail,
-// sessions, audit, two-step, passkeys, admin, metrics) →
+// sessions, audit, two-step, passkeys, providers, admin, metrics, realtime) →
 // the composition root (app.ts, server.ts, main.ts, cli.ts). A folder imports only from below it;
 // a feature uses another feature only through that feature's public modules.
 const composition = ['../app.js', '../server.js', '../main.js', '../cli.js'];
@@ -15,8 +15,10 @@ const features = [
   '../audit/*',
   '../two-step/*',
   '../passkeys/*',
+  '../providers/*',
   '../admin/*',
   '../metrics/*',
+  '../realtime/*',
 ];
 const serverLayer = (files, forbidden, message) => ({
   files,
@@ -56,6 +58,11 @@ const serverBoundaries = [
     'sessions/ builds on core/ and http/ only.',
   ),
   serverLayer(
+    ['server/src/realtime/**'],
+    [...composition, ...features.filter((f) => f !== '../realtime/*')],
+    'realtime/ builds on core/ and http/ only: other features raise events through core/events.ts.',
+  ),
+  serverLayer(
     ['server/src/audit/**'],
     [...composition, ...features.filter((f) => f !== '../audit/*')],
     'audit/ builds on core/ and http/ only.',
@@ -74,6 +81,18 @@ const serverBoundaries = [
       ],
       `${name}/ builds on core/ and http/; from other features only accounts/passwords.ts and accounts/notices.ts.`,
     ),
+  ),
+  // Sign-in with a provider signs up through accounts/' sign-up (its invite checks and single-use
+  // transaction) and sends accounts/' notice mails; nothing else of another feature.
+  serverLayer(
+    ['server/src/providers/**'],
+    [
+      ...composition,
+      ...features.filter((f) => f !== '../providers/*'),
+      '!../accounts/service.js',
+      '!../accounts/notices.js',
+    ],
+    'providers/ builds on core/ and http/; from other features only accounts/service.ts and accounts/notices.ts.',
   ),
   serverLayer(
     ['server/src/invites/**'],

@@ -82,6 +82,8 @@ async function seedSqlite(file, count, initialId, hash) {
   // A million random emails go into B-tree indexes: keep their pages in memory while seeding.
   db.pragma('cache_size = -524288');
   db.pragma('synchronous = OFF');
+  // As the server does: the invite tree's triggers use temporary b-trees (docs/decisions/0031).
+  db.pragma('temp_store = MEMORY');
   const insert = db.prepare(
     `INSERT INTO users (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
   );
@@ -214,6 +216,10 @@ async function measure(count, databaseUrl) {
         `invite tree of the ${BRANCH.toLocaleString('en')} branch (depth 2)`,
         `/api/admin/invite-tree?root=${branchRoot}&depth=2`,
       ],
+      ['members, verified (with total)', '/api/admin/members?status=verified'],
+      ['search by a common fragment (skipTotal)', '/api/admin/members?q=alex&skipTotal=1'],
+      ['search by a common fragment (with total)', '/api/admin/members?q=alex'],
+      ['invite tree from the initial user (depth 1)', '/api/admin/invite-tree?depth=1'],
     ];
     const results = [];
     for (const [name, route] of routes)

@@ -3,13 +3,17 @@
 // `npm run bench -- page`    the page benchmark: JS size of / and Lighthouse scores
 // `npm run bench -- admin`   the operator console's reads at 1,000 and 1,000,000 members
 // `npm run bench -- restart` the restart benchmark: `npm start` to the first 200 (built sources)
+// `npm run bench -- soak`    the soak: mixed traffic at ~70 % of capacity for SOAK_MINUTES (10)
+// `npm run bench -- realtime` 10,000 realtime streams on one instance; an event across instances
 // `npm run bench -- all`     load and page
 // Figures are printed and written to bench/results/latest.json. Run `npm run build` first.
 import { machine, requireBuild, saveResults } from './lib.mjs';
 
 const what = process.argv[2] ?? 'load';
-if (!['load', 'page', 'admin', 'restart', 'all'].includes(what)) {
-  console.error(`Unknown benchmark "${what}": use load (default), page, admin, restart or all.`);
+if (!['load', 'page', 'admin', 'restart', 'soak', 'realtime', 'all'].includes(what)) {
+  console.error(
+    `Unknown benchmark "${what}": use load (default), page, admin, restart, soak, realtime or all.`,
+  );
   process.exit(2);
 }
 
@@ -51,6 +55,26 @@ if (what === 'restart') {
   const { runRestart } = await import('./restart.mjs');
   const results = await runRestart();
   const file = await saveResults('restart', {
+    date: new Date().toISOString(),
+    machine: host,
+    ...results,
+  });
+  console.log(`\nSaved to ${file}\n`);
+}
+if (what === 'soak') {
+  const { runSoak } = await import('./soak.mjs');
+  const results = await runSoak();
+  const file = await saveResults('soak', {
+    date: new Date().toISOString(),
+    machine: host,
+    ...results,
+  });
+  console.log(`\nSaved to ${file}\n`);
+}
+if (what === 'realtime') {
+  const { runRealtime } = await import('./realtime.mjs');
+  const results = await runRealtime();
+  const file = await saveResults('realtime', {
     date: new Date().toISOString(),
     machine: host,
     ...results,

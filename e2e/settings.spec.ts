@@ -120,11 +120,13 @@ test('change password: the other device lands on login, this one stays, the old 
 
   // The old password no longer signs in; the new one does.
   await fillLogin(other.page, member.email, member.password);
-  await other.page.getByRole('button', { name: 'Sign In' }).click();
+  await other.page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(other.page.getByText('Invalid email or password. Please try again.')).toBeVisible();
   await fillLogin(other.page, member.email, next);
-  await other.page.getByRole('button', { name: 'Sign In' }).click();
-  await expectHomeScreen(other.page);
+  await other.page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  // Back where it was going when its session ended.
+  await expect(other.page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
+  await expect(other.page).toHaveURL((url) => url.pathname === '/profile');
 });
 
 test('change email through the mailed link, opened while signed in', async ({ page }) => {
@@ -166,10 +168,10 @@ test('change email through the mailed link, opened while signed in', async ({ pa
   // The old address was told; the new one signs in, the old one no longer does.
   await waitForMail(member.email, EMAIL_CHANGED_SUBJECT);
   await fillLogin(page, member.email, member.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page.getByText('Invalid email or password. Please try again.')).toBeVisible();
   await fillLogin(page, newEmail, member.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expectHomeScreen(page);
 
   // The link works once.

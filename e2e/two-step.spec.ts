@@ -34,7 +34,7 @@ async function passwordStep(page: Page, member: Member): Promise<void> {
   await page.goto('/');
   await expectLoginScreen(page);
   await fillLogin(page, member.email, member.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(secondStepHeading(page)).toBeFocused();
 }
 
@@ -67,7 +67,7 @@ test('login second step: a wrong code, Back, the app code, then a recovery code 
 
   // The authenticator app's code (the next step's: the current one turned two-step on).
   await fillLogin(page, member.email, member.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(secondStepHeading(page)).toBeFocused();
   await enterCode(page, totpCode(secret, 1));
   await expectHomeScreen(page);
@@ -94,7 +94,7 @@ test('Settings → Two-Step Sign-In: turn on with the app, sign in with a code a
   const member = await newMember('twostep');
   await page.goto('/');
   await fillLogin(page, member.email, member.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expectHomeScreen(page);
   await control(page, 'View Profile').click();
   await control(page, 'Settings').click();
@@ -173,6 +173,6 @@ test('Settings → Two-Step Sign-In: turn on with the app, sign in with a code a
   await control(page, 'Back to Home').click();
   await logOut(page);
   await fillLogin(page, member.email, member.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expectHomeScreen(page);
 });

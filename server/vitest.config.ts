@@ -5,6 +5,8 @@ export default defineProject({
     name: 'server',
     root: import.meta.dirname,
     include: ['test/**/*.test.ts'],
+    // The cluster (three instances, nginx, faults) runs on its own: npm run test:cluster.
+    exclude: ['test/cluster/**'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -30,24 +30,40 @@ export async function sidewaysOverflow(page: Page): Promise<{ scroll: number; cl
 
 /**
  * Scans the screen as it is now with axe twice: at laptop width in the light scheme, and at
- * 360 px wide in the dark scheme (so both schemes and both widths are covered); at 360 px the
- * page must not scroll sideways. Leaves the page at its width, in the light scheme.
+ * 360 px wide in the dark scheme (so both schemes and both widths are covered); with `every`, in
+ * all four pairings. At 360 px the page must not scroll sideways. Leaves the page at its width,
+ * in the light scheme.
  */
-export async function checkScreen(page: Page, screen: string): Promise<void> {
+export async function checkScreen(
+  page: Page,
+  screen: string,
+  options: { every?: boolean } = {},
+): Promise<void> {
   await test.step(`axe and 360 px: ${screen}`, async () => {
     const problems: string[] = [];
     const viewport = page.viewportSize() ?? LAPTOP;
+    const runs: Array<['light' | 'dark', typeof LAPTOP, string]> = options.every
+      ? [
+          ['light', LAPTOP, 'light, laptop'],
+          ['dark', LAPTOP, 'dark, laptop'],
+          ['light', PHONE, 'light, 360 px'],
+          ['dark', PHONE, 'dark, 360 px'],
+        ]
+      : [
+          ['light', LAPTOP, 'light, laptop'],
+          ['dark', PHONE, 'dark, 360 px'],
+        ];
     try {
-      await page.emulateMedia({ colorScheme: 'light' });
-      await page.setViewportSize(LAPTOP);
-      problems.push(...(await axeProblems(page)).map((p) => `[light, laptop] ${p}`));
-
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.setViewportSize(PHONE);
-      problems.push(...(await axeProblems(page)).map((p) => `[dark, 360 px] ${p}`));
-      const { scroll, client } = await sidewaysOverflow(page);
-      if (scroll > client) {
-        problems.push(`[360 px] the page scrolls sideways: scrollWidth ${scroll} > ${client}`);
+      for (const [colorScheme, size, name] of runs) {
+        await page.emulateMedia({ colorScheme });
+        await page.setViewportSize(size);
+        problems.push(...(await axeProblems(page)).map((p) => `[${name}] ${p}`));
+        if (size === PHONE) {
+          const { scroll, client } = await sidewaysOverflow(page);
+          if (scroll > client) {
+            problems.push(`[${name}] the page scrolls sideways: scrollWidth ${scroll} > ${client}`);
+          }
+        }
       }
     } finally {
       await page.emulateMedia({ colorScheme: 'light' });

@@ -1,16 +1,25 @@
 /** What the global setup hands to the test workers (through environment variables). */
 
 export interface AppServer {
-  /** Base URL, also the server's APP_URL, e.g. http://127.0.0.1:41234 (no trailing slash). */
+  /**
+   * Base URL, also the server's APP_URL, e.g. http://127.0.0.1:41234 (no trailing slash; the
+   * passkeys server's is http://localhost:…).
+   */
   url: string;
   /** The sign-up link for the initial user that the server printed at start. */
   bootstrapLink: string;
   /** Set when the global setup already created the (verified) initial user through the API. */
   initial?: { email: string; password: string; id: string };
+  /**
+   * Set for a server that mails through a receiver of its own on this port, which its spec
+   * starts and stops (support/smtp.ts); otherwise the shared receiver takes its mail.
+   */
+  smtpPort?: number;
 }
 
 /** Each spec file that needs an untouched database gets a server of its own. */
-export type ServerName = 'journey' | 'screens' | 'settings';
+export type ServerName =
+  'journey' | 'screens' | 'settings' | 'admin' | 'providers' | 'passkeys' | 'polish';
 
 export interface E2EEnv {
   servers: Record<ServerName, AppServer>;

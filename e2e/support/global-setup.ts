@@ -4,10 +4,10 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { signUpVerified } from './api';
-import { ENV_KEY, type AppServer, type CapturedMail, type E2EEnv, type ServerName } from './env';
-import { parseMail } from '../../server/test/support/mime';
+import { ENV_KEY, type AppServer, type E2EEnv, type ServerName } from './env';
+import { startMailReceiver } from './smtp';
+import { PROVIDER_NAME, TestOidcProvider } from './oidc';
 
 /**
  * Starts a real SMTP receiver and the real built server (one per spec file that needs its own
@@ -16,7 +16,20 @@ import { parseMail } from '../../server/test/support/mime';
  */
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-const SERVER_NAMES: ServerName[] = ['journey', 'screens', 'settings'];
+const SERVER_NAMES: ServerName[] = [
+  'journey',
+  'screens',
+  'settings',
+  'admin',
+  'providers',
+  'passkeys',
+  'polish',
+];
+/**
+ * The passkeys server is addressed as `localhost`: WebAuthn takes its RP id from APP_URL's host,
+ * and an IP address is no valid RP id; localhost is, and is a secure context over plain HTTP.
+ */
+const HOST_NAMES: Partial<Record<ServerName, string>> = { passkeys: 'localhost' };
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   for (const built of ['server/dist/main.js', 'web/dist/index.html']) {
@@ -29,67 +42,73 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   await fs.mkdir(mailDir);
 
   const smtp = await startMailReceiver(mailDir);
+  // The admin server's receiver: up while the setup makes its initial user (see below).
+  const adminSmtp = await startMailReceiver(mailDir);
   const started: RunningServer[] = [];
+  // The providers server signs in with a real OpenID provider on this machine; the others have
+  // none configured (their screens show no provider buttons).
+  const providersPort = await freePort();
+  const idp = await TestOidcProvider.start([
+    `http://127.0.0.1:${providersPort}/api/oauth2-redirect`,
+  ]);
+  started.push({ url: idp.issuer, bootstrapLink: '', stop: () => idp.stop() });
   const teardown = async () => {
     await Promise.all(started.map((s) => s.stop()));
-    await new Promise<void>((resolve) => smtp.server.close(() => resolve()));
+    await Promise.all([smtp.close(), adminSmtp.close()]);
     if (!process.env.E2E_KEEP) await fs.rm(work, { recursive: true, force: true });
   };
 
   try {
     const servers = {} as Record<ServerName, AppServer>;
+    // The admin server mails through a receiver of its own, which its spec stops and starts
+    // (a mail server that is down). Failed mail waits 10 minutes before its next try there, so
+    // only Retry Now sends it sooner.
     for (const name of SERVER_NAMES) {
-      const server = await startAppServer(name, path.join(work, name), smtp.url);
+      const own = name === 'admin';
+      const server =
+        name === 'providers'
+          ? await startAppServer(name, path.join(work, name), smtp.url, {
+              port: providersPort,
+              env: idp.env(PROVIDER_NAME),
+            })
+          : await startAppServer(
+              name,
+              path.join(work, name),
+              own ? adminSmtp.url : smtp.url,
+              own
+                ? { env: { MAIL_RETRY_BASE_MS: '600000' } }
+                : { hostName: HOST_NAMES[name] ?? '127.0.0.1' },
+            );
       started.push(server);
-      servers[name] = { url: server.url, bootstrapLink: server.bootstrapLink };
+      servers[name] = {
+        url: server.url,
+        bootstrapLink: server.bootstrapLink,
+        ...(own ? { smtpPort: adminSmtp.port } : {}),
+      };
     }
     const env: E2EEnv = { servers, mailDir };
     process.env[ENV_KEY] = JSON.stringify(env);
-    // The journey walks the bootstrap link itself; the screen and settings tests start with an
-    // initial user (whose invite codes bring in the members they need).
-    for (const name of ['screens', 'settings'] as const) {
+    // The journey walks the bootstrap link itself; the other tests start with an initial user
+    // (whose invite codes bring in the members they need).
+    for (const name of [
+      'screens',
+      'settings',
+      'admin',
+      'providers',
+      'passkeys',
+      'polish',
+    ] as const) {
       const code = new URL(servers[name].bootstrapLink).searchParams.get('code') ?? '';
       servers[name].initial = await signUpVerified(servers[name].url, code, 'initial');
     }
+    // From here on the admin spec runs that receiver itself, on the same port.
+    await adminSmtp.close();
     process.env[ENV_KEY] = JSON.stringify(env);
   } catch (error) {
     await teardown();
     throw error;
   }
   return teardown;
-}
-
-async function startMailReceiver(dir: string): Promise<{ server: SMTPServer; url: string }> {
-  let seq = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    closeTimeout: 200,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const mail: CapturedMail = {
-          ...parseMail(Buffer.concat(chunks).toString('latin1')),
-          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          receivedAt: Date.now(),
-        };
-        const file = path.join(dir, `${Date.now()}-${String(++seq).padStart(5, '0')}.json`);
-        // Written under a temporary name first so that a reader never sees half a file.
-        fs.writeFile(`${file}.tmp`, JSON.stringify(mail))
-          .then(() => fs.rename(`${file}.tmp`, file))
-          .then(() => callback(), callback);
-      });
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.server.address() as net.AddressInfo;
-  return { server, url: `smtp://127.0.0.1:${port}` };
 }
 
 interface RunningServer {
@@ -113,9 +132,10 @@ async function startAppServer(
   name: string,
   dataDir: string,
   smtpUrl: string,
+  options: { port?: number; env?: Record<string, string>; hostName?: string } = {},
 ): Promise<RunningServer> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const port = options.port ?? (await freePort());
+  const url = `http://${options.hostName ?? '127.0.0.1'}:${port}`;
   const child = spawn(process.execPath, ['--enable-source-maps', 'server/dist/main.js'], {
     cwd: root,
     env: {
@@ -131,6 +151,7 @@ async function startAppServer(
       MAIL_POLL_MS: '100',
       MAIL_RETRY_BASE_MS: '200',
       LOG_LEVEL: 'warn',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -143,7 +164,7 @@ async function startAppServer(
   const fail = (why: string) =>
     new Error(`The ${name} server ${why}. Its output so far:\n${output.slice(-4000)}`);
   const bootstrapLink = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(fail('printed no sign-up link within 30 s')), 30_000);
+    const timer = setTimeout(() => reject(fail('printed no sign-up link within 90 s')), 90_000);
     const look = () => {
       // The start-up line (JSON logs: stdout is no terminal) carries the initial account's link.
       const link = /(https?:\/\/[^\s"]+\/signup\?code=[^\s"]+)/.exec(output)?.[1];

@@ -25,7 +25,7 @@ export async function logInThroughUi(page: Page, email: string, password: string
   await page.goto('/');
   await expectLoginScreen(page);
   await fillLogin(page, email, password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expectHomeScreen(page);
 }
 

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { accountRoutes } from './accounts/routes.js';
@@ -13,11 +14,17 @@ import { sessionRoutes } from './sessions/routes.js';
 import { auditRoutes } from './audit/routes.js';
 import { twoStepRoutes } from './two-step/routes.js';
 import { passkeyRoutes } from './passkeys/routes.js';
+import { providerRoutes } from './providers/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { metricsRoutes } from './metrics/routes.js';
+import { realtimeRoutes } from './realtime/routes.js';
+import type { BrokerOptions } from './realtime/broker.js';
 
 /** Every request under /api/ counts against this, per client IP. */
 const API_LIMIT: Limit = { name: 'api', max: 300, windowMs: 10_000 };
+
+/** How long requests under way may still take once the server is closing. */
+const CLOSE_GRACE_MS = 5000;
 
 /** Request bodies are a few short fields; anything this large is not a client of ours. */
 const BODY_LIMIT = 64 * 1024;
@@ -30,7 +37,12 @@ export function redactUrl(url: string): string {
 }
 
 /** Builds the HTTP app from its parts; server.ts starts it, tests may inject into it. */
-export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
+export function buildApp(
+  ctx: AppContext,
+  webApp: WebApp,
+  log: Logger,
+  options: { realtime?: BrokerOptions } = {},
+) {
   const app = Fastify({
     loggerInstance: log,
     // One line per request, written by the onResponse hook below (with secrets redacted).
@@ -42,8 +54,19 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
     return503OnClosing: false,
   });
   let closing = false;
+  // Every connection, to cut those still open CLOSE_GRACE_MS after closing began: Node closes idle
+  // keep-alive connections by itself, but not one its client left half-closed (a realtime client
+  // that went away mid-stream), which would hold the shutdown up until keep-alive ends.
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   app.addHook('preClose', (done) => {
     closing = true;
+    setTimeout(() => {
+      for (const socket of sockets) socket.destroy();
+    }, CLOSE_GRACE_MS).unref();
     done();
   });
 
@@ -70,7 +93,9 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
     // Tokens travel in URLs (mailed links): never leak them to another site.
     'referrer-policy': 'no-referrer',
     'x-frame-options': 'DENY',
-    'cross-origin-opener-policy': 'same-origin',
+    // Popups this app opens (a sign-in provider, the SDK's OAuth2 flow) stay its own: the provider's
+    // pages pass, and the redirect page can close its window when done.
+    'cross-origin-opener-policy': 'same-origin-allow-popups',
     'cross-origin-resource-policy': 'same-origin',
     ...(ctx.config.appUrl.startsWith('https:')
       ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
@@ -79,7 +104,12 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
   // Callback-style hooks: on every request an async hook's promise costs more than its work.
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(securityHeaders);
-    if (closing) return done(new UnavailableError());
+    if (closing) {
+      // A request arriving while closing (a realtime client reconnecting at once) must not keep
+      // its connection open past the shutdown: it would hold it up until keep-alive ends.
+      reply.header('connection', 'close');
+      return done(new UnavailableError());
+    }
     if (!isApi(request)) return done();
     reply.header('cache-control', 'no-store');
     // A NUL character is never part of a real path or query, and PostgreSQL text cannot hold one.
@@ -114,8 +144,9 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
     return reply.code(404).send(envelope(404));
   });
 
+  const realtime = realtimeRoutes(ctx, options.realtime);
   // First: its onResponse hook counts every route.
-  app.register(metricsRoutes(ctx));
+  app.register(metricsRoutes(ctx, { realtimeConnections: () => realtime.broker.size }));
   app.get('/api/health', async () => ({ code: 200, message: 'API is healthy.', data: {} }));
   // Readiness for load balancers: touches the database (a second at most), unlike /api/health.
   app.get('/api/ready', async () => {
@@ -128,7 +159,9 @@ export function buildApp(ctx: AppContext, webApp: WebApp, log: Logger) {
   app.register(auditRoutes(ctx));
   app.register(twoStepRoutes(ctx));
   app.register(passkeyRoutes(ctx));
+  app.register(providerRoutes(ctx));
   app.register(adminRoutes(ctx));
+  app.register(realtime.plugin);
   return app;
 }
 

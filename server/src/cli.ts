@@ -4,6 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { DATABASE_FILE, openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations.js';
+import { checkPgArchive, otherConnections, pgDump, pgRestore, PgToolError } from './db/pg-tools.js';
 import { bootstrapInviteLink, InitialUserExistsError } from './invites/service.js';
 import { commandError, UsageError, USERS_USAGE, usersCommand } from './admin/commands.js';
 import { createPrivateFile, ensurePrivateDir, restrictFile } from './tools/private-files.js';
@@ -21,37 +22,45 @@ export async function initialInviteLink(config: Config): Promise<string> {
 }
 
 /**
- * A consistent copy of the SQLite database while the server runs (SQLite's online backup).
- * PostgreSQL is backed up with its own tools (pg_dump); see docs/operations.md.
+ * A consistent copy of the database while servers run: SQLite's online backup, or on PostgreSQL
+ * `pg_dump -Fc` (one snapshot of the whole database; docs/decisions/0038).
  */
 export async function backupDatabase(
   config: Config,
   target: string,
   { force = false }: { force?: boolean } = {},
 ): Promise<void> {
-  if (config.databaseUrl) {
-    throw new ConfigError(['backup copies the SQLite database; with DATABASE_URL use pg_dump']);
-  }
   const file = path.join(config.dataDir, DATABASE_FILE);
-  if (!fs.existsSync(file)) throw new ConfigError([`no database at ${file}`]);
+  if (!config.databaseUrl && !fs.existsSync(file))
+    throw new ConfigError([`no database at ${file}`]);
   const folder = path.dirname(target);
   if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
     throw new BackupError(`The folder ${folder} does not exist.`);
   }
   const existing = fs.statSync(target, { throwIfNoEntry: false });
   if (existing?.isDirectory()) {
-    throw new BackupError(
-      `${target} is a folder: name the backup file, e.g. ${target}/gatehouse.db`,
-    );
+    const example = config.databaseUrl ? 'gatehouse.dump' : 'gatehouse.db';
+    throw new BackupError(`${target} is a folder: name the backup file, e.g. ${target}/${example}`);
   }
   if (existing && !force) {
     throw new BackupError(`${target} already exists. Add --force to replace it.`);
   }
   if (existing) fs.rmSync(target);
+  // The copy holds everything the database does: only its owner may read it (0600).
+  createPrivateFile(target);
+  if (config.databaseUrl) {
+    try {
+      await pgDump(config.databaseUrl, target);
+    } catch (error) {
+      fs.rmSync(target, { force: true });
+      if (error instanceof PgToolError) throw new BackupError(error.message);
+      throw error;
+    }
+    restrictFile(target);
+    return;
+  }
   const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
   try {
-    // The copy holds everything the database does: only its owner may read it (0600).
-    createPrivateFile(target);
     await sqlite.backup(target);
     restrictFile(target);
   } finally {
@@ -86,12 +95,7 @@ export class RestoreError extends Error {
  * Returns the path the previous database was kept at (undefined when there was none).
  */
 export async function restoreDatabase(config: Config, source: string): Promise<string | undefined> {
-  if (config.databaseUrl) {
-    throw new RestoreError(
-      'restore replaces the SQLite database; with DATABASE_URL restore with pg_restore ' +
-        '(docs/operations.md), then set a new TOKEN_SECRET to end every session',
-    );
-  }
+  if (config.databaseUrl) return restorePostgres(config, config.databaseUrl, source);
   checkBackup(source);
   ensurePrivateDir(config.dataDir);
   const file = path.join(config.dataDir, DATABASE_FILE);
@@ -147,6 +151,56 @@ export async function restoreDatabase(config: Config, source: string): Promise<s
   return keptAt;
 }
 
+/**
+ * The same steps on PostgreSQL, with pg_dump and pg_restore (docs/decisions/0038): refuses while
+ * any other connection to the database is open (a running server keeps some), checks the archive,
+ * keeps the current database as `DATA_DIR/gatehouse.before-restore-<timestamp>.dump`, restores in
+ * one transaction and gives every user a new tokenKey.
+ */
+async function restorePostgres(
+  config: Config,
+  databaseUrl: string,
+  source: string,
+): Promise<string> {
+  if (!fs.existsSync(source)) throw new RestoreError(`no file at ${source}`);
+  try {
+    await checkPgArchive(source);
+    const others = await otherConnections(databaseUrl);
+    if (others > 0) {
+      throw new RestoreError(
+        `the database is in use (${others} other connection${others === 1 ? '' : 's'}): stop ` +
+          'every server (and any other client of the database) before restoring',
+      );
+    }
+    ensurePrivateDir(config.dataDir);
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const keptAt = path.join(config.dataDir, `gatehouse.before-restore-${stamp}.dump`);
+    createPrivateFile(keptAt);
+    await pgDump(databaseUrl, keptAt);
+    restrictFile(keptAt);
+    await pgRestore(databaseUrl, source);
+    const database = openDatabase(config);
+    try {
+      await database.db.transaction().execute(async (trx) => {
+        const users = await trx.selectFrom('users').select('id').execute();
+        for (const { id } of users) {
+          await trx
+            .updateTable('users')
+            .set({ token_key: newSecret() })
+            .where('id', '=', id)
+            .execute();
+        }
+      });
+    } finally {
+      await database.close();
+    }
+    return keptAt;
+  } catch (error) {
+    if (error instanceof PgToolError) throw new RestoreError(error.message);
+    throw error;
+  }
+}
+
 /** Refuses anything but a sound SQLite database with Gatehouse's users table. */
 function checkBackup(source: string): void {
   if (!fs.existsSync(source)) throw new RestoreError(`no file at ${source}`);
@@ -173,10 +227,12 @@ Commands:
   initial-invite   Print the sign-up link that creates the initial user (one line on stdout).
                    Fails once the initial user exists.
   backup <file> [--force]
-                   Copy the SQLite database to <file>, safely while the server runs.
-                   Refuses to replace an existing <file> unless --force is given.
-  restore <file>   Replace the SQLite database with the backup <file> (server stopped).
-                   Keeps the current one as gatehouse.db.before-restore-<time>; ends every session.
+                   Copy the database to <file>, safely while servers run (on PostgreSQL with
+                   pg_dump -Fc). Refuses to replace an existing <file> unless --force is given.
+  restore <file>   Replace the database with the backup <file> (every server stopped; on
+                   PostgreSQL with pg_restore). Keeps the current one in DATA_DIR as
+                   gatehouse.db.before-restore-<time> (PostgreSQL: gatehouse.before-restore-
+                   <time>.dump); ends every session.
 ${USERS_USAGE}`;
 
 async function run(args: string[]): Promise<number> {
@@ -192,7 +248,7 @@ async function run(args: string[]): Promise<number> {
     if (files.length !== 1 || files[0]!.startsWith('-')) {
       process.stderr.write(
         `Usage: npm run --silent cli -- backup FILE [--force]\n` +
-          '  Copies the SQLite database to FILE; --force replaces an existing FILE.\n',
+          '  Copies the database to FILE; --force replaces an existing FILE.\n',
       );
       return 2;
     }
@@ -204,7 +260,7 @@ async function run(args: string[]): Promise<number> {
   if (command === 'restore' && args.length !== 2) {
     process.stderr.write(
       'Usage: npm run --silent cli -- restore FILE\n' +
-        '  Replaces the SQLite database with the backup FILE (server stopped).\n',
+        '  Replaces the database with the backup FILE (every server stopped).\n',
     );
     return 2;
   }

@@ -157,7 +157,101 @@ const envSchema = z.object({
       }
       return value;
     }),
+  OAUTH2_PROVIDERS: z.string().optional(),
+  OAUTH2_GITHUB_CLIENT_ID: z.string().optional(),
+  OAUTH2_GITHUB_CLIENT_SECRET: z.string().optional(),
+  OAUTH2_GOOGLE_CLIENT_ID: z.string().optional(),
+  OAUTH2_GOOGLE_CLIENT_SECRET: z.string().optional(),
+  OAUTH2_OIDC_CLIENT_ID: z.string().optional(),
+  OAUTH2_OIDC_CLIENT_SECRET: z.string().optional(),
+  OAUTH2_OIDC_ISSUER: url('OAUTH2_OIDC_ISSUER', ['http:', 'https:']),
+  OAUTH2_OIDC_NAME: z.string().optional(),
+  OAUTH2_TIMEOUT_MS: int('OAUTH2_TIMEOUT_MS', 10_000, 100, 120_000),
 });
+
+/** The sign-in providers Gatehouse knows (OAUTH2_PROVIDERS names some of them). */
+export const PROVIDER_NAMES = ['github', 'google', 'oidc'] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+/** One configured sign-in provider (OAuth2 / OpenID Connect). */
+export interface ProviderConfig {
+  name: ProviderName;
+  /** As buttons show it: "GitHub", "Google", or OAUTH2_OIDC_NAME. */
+  displayName: string;
+  clientId: string;
+  clientSecret: string;
+  /** oidc: the issuer whose discovery document describes it. */
+  issuer?: string;
+}
+
+const DISPLAY_NAMES: Record<ProviderName, string> = {
+  github: 'GitHub',
+  google: 'Google',
+  oidc: 'OpenID',
+};
+
+/**
+ * OAUTH2_PROVIDERS and each named provider's variables. Plain http is accepted for an OIDC issuer
+ * on this machine only (a local test provider); anything else must be https.
+ */
+function providerConfigs(e: z.infer<typeof envSchema>): {
+  providers: ProviderConfig[];
+  problems: string[];
+} {
+  const problems: string[] = [];
+  const providers: ProviderConfig[] = [];
+  const names = (e.OAUTH2_PROVIDERS ?? '')
+    .split(',')
+    .map((n) => n.trim().toLowerCase())
+    .filter((n) => n !== '');
+  for (const name of names) {
+    if (!(PROVIDER_NAMES as readonly string[]).includes(name)) {
+      problems.push(
+        `OAUTH2_PROVIDERS names "${name}", which is not one of ${PROVIDER_NAMES.join(', ')}`,
+      );
+      continue;
+    }
+    if (providers.some((p) => p.name === name)) {
+      problems.push(`OAUTH2_PROVIDERS names "${name}" twice`);
+      continue;
+    }
+    const upper = name.toUpperCase();
+    const clientId = (
+      e[`OAUTH2_${upper}_CLIENT_ID` as keyof typeof e] as string | undefined
+    )?.trim();
+    const clientSecret = (
+      e[`OAUTH2_${upper}_CLIENT_SECRET` as keyof typeof e] as string | undefined
+    )?.trim();
+    if (!clientId) problems.push(`OAUTH2_${upper}_CLIENT_ID must be set for the ${name} provider`);
+    if (!clientSecret) {
+      problems.push(`OAUTH2_${upper}_CLIENT_SECRET must be set for the ${name} provider`);
+    }
+    const provider: ProviderConfig = {
+      name: name as ProviderName,
+      displayName: DISPLAY_NAMES[name as ProviderName],
+      clientId: clientId ?? '',
+      clientSecret: clientSecret ?? '',
+    };
+    if (name === 'oidc') {
+      provider.displayName = e.OAUTH2_OIDC_NAME?.trim() || DISPLAY_NAMES.oidc;
+      if (!e.OAUTH2_OIDC_ISSUER) {
+        problems.push('OAUTH2_OIDC_ISSUER must be set for the oidc provider (its discovery URL)');
+      } else {
+        const issuer = new URL(e.OAUTH2_OIDC_ISSUER);
+        if (issuer.protocol === 'http:' && !isLoopback(issuer.hostname)) {
+          problems.push('OAUTH2_OIDC_ISSUER must be https:// (http:// only for this machine)');
+        }
+        provider.issuer = e.OAUTH2_OIDC_ISSUER;
+      }
+    }
+    providers.push(provider);
+  }
+  return { providers, problems };
+}
+
+function isLoopback(hostname: string): boolean {
+  return ['localhost', '127.0.0.1', '[::1]'].includes(hostname);
+}
 
 /** false: use the socket's address; a hop count; or the proxies' addresses/CIDRs. */
 export type TrustProxy = false | number | string[];
@@ -193,6 +287,10 @@ export interface Config {
   auditRetentionDays: number;
   /** Enables GET /api/metrics for this bearer token. */
   metricsToken: string | undefined;
+  /** Sign-in providers (OAUTH2_PROVIDERS), in the order given; empty: none. */
+  providers: ProviderConfig[];
+  /** How long a call to a provider may take before the sign-in fails. */
+  providerTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -210,6 +308,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
   }
   const e = parsed.data;
+  const { providers, problems } = providerConfigs(e);
+  if (problems.length > 0) throw new ConfigError(problems);
   const appName = e.APP_NAME?.trim() || 'Gatehouse';
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   let mailFrom = e.MAIL_FROM?.trim();
@@ -237,6 +337,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionMaxDays: e.SESSION_MAX_DAYS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     metricsToken: e.METRICS_TOKEN,
+    providers,
+    providerTimeoutMs: e.OAUTH2_TIMEOUT_MS,
   };
 }
 

@@ -2,10 +2,10 @@ import type { AddressInfo } from 'node:net';
 import { type Logger, pino } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import type { AppContext } from './core/context.js';
+import { createContext } from './core/context.js';
+import { openEvents } from './core/events.js';
 import { MemoryCounterStore, RateLimiter, RedisCounterStore } from './core/rate-limit.js';
-import { SecretBox } from './core/secret-box.js';
-import { loadSigningSecret, tokenSecrets, Tokens } from './core/tokens.js';
+import { loadSigningSecret, tokenSecrets } from './core/tokens.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations.js';
 import { preparedQueries } from './db/prepared.js';
@@ -15,6 +15,9 @@ import { startHousekeeping } from './housekeeping.js';
 import { createLogger } from './logger.js';
 import { createTransport } from './mail/transport.js';
 import { MailWorker } from './mail/worker.js';
+
+/** PostgreSQL: the longest a per-request read is served from this instance's memory. */
+const SHARED_CACHE_MAX_AGE_MS = 1000;
 
 /** A started Gatehouse server: HTTP listening, migrations run, mail worker running. */
 export interface RunningServer {
@@ -46,7 +49,6 @@ export async function startServer(
         : createLogger(config.logLevel, config.logFormat);
   // Before the database: with PostgreSQL and no TOKEN_SECRET this stops the start.
   const secrets = tokenSecrets(loadSigningSecret(config));
-  const tokens = new Tokens(secrets);
   const database = openDatabase(config, {
     onConnectionError: (err) =>
       log.warn({ err: err.message }, 'database connection lost; reconnecting on next use'),
@@ -78,17 +80,24 @@ export async function startServer(
       log,
     });
 
-    const ctx: AppContext = {
-      config,
-      db,
-      queries: preparedQueries(database),
-      databaseReady: () => database.ready(),
-      tokens,
+    const events = await openEvents(config.databaseUrl, db, log);
+    cleanup.push(() => events.close());
+    // PostgreSQL: the hot-path reads are kept at most a second, and dropped at once when another
+    // instance's change arrives as an event (docs/decisions/0039).
+    const queries = preparedQueries(database, { maxAgeMs: () => SHARED_CACHE_MAX_AGE_MS });
+    events.subscribe((event) => {
+      if (event.type === 'user-changed') queries.forgetUser(event.userId);
+      else if (event.type === 'session-ended') queries.forgetSession(event.userId, event.sessionId);
+      else if (event.type === 'resync') queries.forgetAll();
+    });
+
+    const ctx = createContext(config, database, secrets, {
       limiter,
-      box: SecretBox.fromSecrets(secrets),
       log,
       mailQueued: () => worker.notify(),
-    };
+      events,
+      queries,
+    });
     cleanup.push(startHousekeeping(ctx));
     const webApp = await WebApp.load(config.webDist, config);
     const app = buildApp(ctx, webApp, log);

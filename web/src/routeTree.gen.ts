@@ -13,6 +13,7 @@ import { Route as AuthRouteImport } from './routes/_auth'
 import { Route as GuestRouteImport } from './routes/_guest'
 import { Route as ConfirmEmailChangeRouteImport } from './routes/confirm-email-change'
 import { Route as WhatsNewRouteImport } from './routes/whats-new'
+import { Route as AuthAdminRouteImport } from './routes/_auth/admin'
 import { Route as AuthHomeRouteImport } from './routes/_auth/home'
 import { Route as AuthProfileRouteImport } from './routes/_auth/profile'
 import { Route as AuthSettingsRouteImport } from './routes/_auth/settings'
@@ -21,6 +22,11 @@ import { Route as GuestForgotPasswordRouteImport } from './routes/_guest/forgot-
 import { Route as GuestResetPasswordRouteImport } from './routes/_guest/reset-password'
 import { Route as GuestSignupRouteImport } from './routes/_guest/signup'
 import { Route as GuestVerifyEmailRouteImport } from './routes/_guest/verify-email'
+import { Route as AuthAdminIndexRouteImport } from './routes/_auth/admin/index'
+import { Route as AuthAdminMailRouteImport } from './routes/_auth/admin/mail'
+import { Route as AuthAdminSecurityLogRouteImport } from './routes/_auth/admin/security-log'
+import { Route as AuthAdminTreeRouteImport } from './routes/_auth/admin/tree'
+import { Route as AuthAdminMembersIdRouteImport } from './routes/_auth/admin/members.$id'
 
 const AuthRoute = AuthRouteImport.update({
   id: '/_auth',
@@ -39,6 +45,11 @@ const WhatsNewRoute = WhatsNewRouteImport.update({
   id: '/whats-new',
   path: '/whats-new',
   getParentRoute: () => rootRouteImport,
+} as any)
+const AuthAdminRoute = AuthAdminRouteImport.update({
+  id: '/admin',
+  path: '/admin',
+  getParentRoute: () => AuthRoute,
 } as any)
 const AuthHomeRoute = AuthHomeRouteImport.update({
   id: '/home',
@@ -80,11 +91,37 @@ const GuestVerifyEmailRoute = GuestVerifyEmailRouteImport.update({
   path: '/verify-email',
   getParentRoute: () => GuestRoute,
 } as any)
+const AuthAdminIndexRoute = AuthAdminIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AuthAdminRoute,
+} as any)
+const AuthAdminMailRoute = AuthAdminMailRouteImport.update({
+  id: '/mail',
+  path: '/mail',
+  getParentRoute: () => AuthAdminRoute,
+} as any)
+const AuthAdminSecurityLogRoute = AuthAdminSecurityLogRouteImport.update({
+  id: '/security-log',
+  path: '/security-log',
+  getParentRoute: () => AuthAdminRoute,
+} as any)
+const AuthAdminTreeRoute = AuthAdminTreeRouteImport.update({
+  id: '/tree',
+  path: '/tree',
+  getParentRoute: () => AuthAdminRoute,
+} as any)
+const AuthAdminMembersIdRoute = AuthAdminMembersIdRouteImport.update({
+  id: '/members/$id',
+  path: '/members/$id',
+  getParentRoute: () => AuthAdminRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof GuestIndexRoute
   '/confirm-email-change': typeof ConfirmEmailChangeRoute
   '/whats-new': typeof WhatsNewRoute
+  '/admin': typeof AuthAdminRouteWithChildren
   '/home': typeof AuthHomeRoute
   '/profile': typeof AuthProfileRoute
   '/settings': typeof AuthSettingsRoute
@@ -92,6 +129,11 @@ export interface FileRoutesByFullPath {
   '/reset-password': typeof GuestResetPasswordRoute
   '/signup': typeof GuestSignupRoute
   '/verify-email': typeof GuestVerifyEmailRoute
+  '/admin/mail': typeof AuthAdminMailRoute
+  '/admin/security-log': typeof AuthAdminSecurityLogRoute
+  '/admin/tree': typeof AuthAdminTreeRoute
+  '/admin/': typeof AuthAdminIndexRoute
+  '/admin/members/$id': typeof AuthAdminMembersIdRoute
 }
 export interface FileRoutesByTo {
   '/': typeof GuestIndexRoute
@@ -104,6 +146,11 @@ export interface FileRoutesByTo {
   '/reset-password': typeof GuestResetPasswordRoute
   '/signup': typeof GuestSignupRoute
   '/verify-email': typeof GuestVerifyEmailRoute
+  '/admin/mail': typeof AuthAdminMailRoute
+  '/admin/security-log': typeof AuthAdminSecurityLogRoute
+  '/admin/tree': typeof AuthAdminTreeRoute
+  '/admin': typeof AuthAdminIndexRoute
+  '/admin/members/$id': typeof AuthAdminMembersIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -111,6 +158,7 @@ export interface FileRoutesById {
   '/_guest': typeof GuestRouteWithChildren
   '/confirm-email-change': typeof ConfirmEmailChangeRoute
   '/whats-new': typeof WhatsNewRoute
+  '/_auth/admin': typeof AuthAdminRouteWithChildren
   '/_auth/home': typeof AuthHomeRoute
   '/_auth/profile': typeof AuthProfileRoute
   '/_auth/settings': typeof AuthSettingsRoute
@@ -119,6 +167,11 @@ export interface FileRoutesById {
   '/_guest/signup': typeof GuestSignupRoute
   '/_guest/verify-email': typeof GuestVerifyEmailRoute
   '/_guest/': typeof GuestIndexRoute
+  '/_auth/admin/mail': typeof AuthAdminMailRoute
+  '/_auth/admin/security-log': typeof AuthAdminSecurityLogRoute
+  '/_auth/admin/tree': typeof AuthAdminTreeRoute
+  '/_auth/admin/': typeof AuthAdminIndexRoute
+  '/_auth/admin/members/$id': typeof AuthAdminMembersIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -126,6 +179,7 @@ export interface FileRouteTypes {
     | '/'
     | '/confirm-email-change'
     | '/whats-new'
+    | '/admin'
     | '/home'
     | '/profile'
     | '/settings'
@@ -133,6 +187,11 @@ export interface FileRouteTypes {
     | '/reset-password'
     | '/signup'
     | '/verify-email'
+    | '/admin/mail'
+    | '/admin/security-log'
+    | '/admin/tree'
+    | '/admin/'
+    | '/admin/members/$id'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -145,12 +204,18 @@ export interface FileRouteTypes {
     | '/reset-password'
     | '/signup'
     | '/verify-email'
+    | '/admin/mail'
+    | '/admin/security-log'
+    | '/admin/tree'
+    | '/admin'
+    | '/admin/members/$id'
   id:
     | '__root__'
     | '/_auth'
     | '/_guest'
     | '/confirm-email-change'
     | '/whats-new'
+    | '/_auth/admin'
     | '/_auth/home'
     | '/_auth/profile'
     | '/_auth/settings'
@@ -159,6 +224,11 @@ export interface FileRouteTypes {
     | '/_guest/signup'
     | '/_guest/verify-email'
     | '/_guest/'
+    | '/_auth/admin/mail'
+    | '/_auth/admin/security-log'
+    | '/_auth/admin/tree'
+    | '/_auth/admin/'
+    | '/_auth/admin/members/$id'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -197,6 +267,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/whats-new'
       preLoaderRoute: typeof WhatsNewRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_auth/admin': {
+      id: '/_auth/admin'
+      path: '/admin'
+      fullPath: '/admin'
+      preLoaderRoute: typeof AuthAdminRouteImport
+      parentRoute: typeof AuthRoute
     }
     '/_auth/home': {
       id: '/_auth/home'
@@ -254,16 +331,73 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof GuestVerifyEmailRouteImport
       parentRoute: typeof GuestRoute
     }
+    '/_auth/admin/': {
+      id: '/_auth/admin/'
+      path: '/'
+      fullPath: '/admin/'
+      preLoaderRoute: typeof AuthAdminIndexRouteImport
+      parentRoute: typeof AuthAdminRoute
+    }
+    '/_auth/admin/mail': {
+      id: '/_auth/admin/mail'
+      path: '/mail'
+      fullPath: '/admin/mail'
+      preLoaderRoute: typeof AuthAdminMailRouteImport
+      parentRoute: typeof AuthAdminRoute
+    }
+    '/_auth/admin/security-log': {
+      id: '/_auth/admin/security-log'
+      path: '/security-log'
+      fullPath: '/admin/security-log'
+      preLoaderRoute: typeof AuthAdminSecurityLogRouteImport
+      parentRoute: typeof AuthAdminRoute
+    }
+    '/_auth/admin/tree': {
+      id: '/_auth/admin/tree'
+      path: '/tree'
+      fullPath: '/admin/tree'
+      preLoaderRoute: typeof AuthAdminTreeRouteImport
+      parentRoute: typeof AuthAdminRoute
+    }
+    '/_auth/admin/members/$id': {
+      id: '/_auth/admin/members/$id'
+      path: '/members/$id'
+      fullPath: '/admin/members/$id'
+      preLoaderRoute: typeof AuthAdminMembersIdRouteImport
+      parentRoute: typeof AuthAdminRoute
+    }
   }
 }
 
+interface AuthAdminRouteChildren {
+  AuthAdminMailRoute: typeof AuthAdminMailRoute
+  AuthAdminSecurityLogRoute: typeof AuthAdminSecurityLogRoute
+  AuthAdminTreeRoute: typeof AuthAdminTreeRoute
+  AuthAdminIndexRoute: typeof AuthAdminIndexRoute
+  AuthAdminMembersIdRoute: typeof AuthAdminMembersIdRoute
+}
+
+const AuthAdminRouteChildren: AuthAdminRouteChildren = {
+  AuthAdminMailRoute: AuthAdminMailRoute,
+  AuthAdminSecurityLogRoute: AuthAdminSecurityLogRoute,
+  AuthAdminTreeRoute: AuthAdminTreeRoute,
+  AuthAdminIndexRoute: AuthAdminIndexRoute,
+  AuthAdminMembersIdRoute: AuthAdminMembersIdRoute,
+}
+
+const AuthAdminRouteWithChildren = AuthAdminRoute._addFileChildren(
+  AuthAdminRouteChildren,
+)
+
 interface AuthRouteChildren {
+  AuthAdminRoute: typeof AuthAdminRouteWithChildren
   AuthHomeRoute: typeof AuthHomeRoute
   AuthProfileRoute: typeof AuthProfileRoute
   AuthSettingsRoute: typeof AuthSettingsRoute
 }
 
 const AuthRouteChildren: AuthRouteChildren = {
+  AuthAdminRoute: AuthAdminRouteWithChildren,
   AuthHomeRoute: AuthHomeRoute,
   AuthProfileRoute: AuthProfileRoute,
   AuthSettingsRoute: AuthSettingsRoute,

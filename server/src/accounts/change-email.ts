@@ -128,4 +128,6 @@ export async function confirmEmailChange(
     throw error;
   }
   ctx.mailQueued();
+  ctx.events.publish({ type: 'user-changed', userId: user.id });
+  ctx.events.publish({ type: 'session-ended', userId: user.id, sessionId: null });
 }

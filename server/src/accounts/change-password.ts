@@ -59,6 +59,7 @@ export async function updateOwnRecord(
       .set({ email_visibility: visibility, updated: updated.updated })
       .where('id', '=', user.id)
       .execute();
+    ctx.events.publish({ type: 'user-changed', userId: user.id });
     return { user: updated };
   }
 
@@ -124,5 +125,7 @@ export async function updateOwnRecord(
     await queueNotice(ctx, trx, user, client, passwordChangedNotice(appName, 'others'));
   });
   ctx.mailQueued();
+  ctx.events.publish({ type: 'user-changed', userId: user.id });
+  ctx.events.publish({ type: 'session-ended', userId: user.id, sessionId: null });
   return { user: updated, token: sessionToken(ctx, updated, session) };
 }

@@ -1,5 +1,6 @@
 import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
+import { findUserById, userRecord } from '../core/users.js';
 import { deleteCodesOf } from '../invites/service.js';
 import { deleteQueuedMailOf } from '../mail/outbox.js';
 
@@ -14,6 +15,7 @@ export async function deleteAccount(
   client: Client,
   actor?: string,
 ): Promise<void> {
+  const user = await findUserById(ctx, userId);
   await ctx.db.transaction().execute(async (trx) => {
     await deleteQueuedMailOf(trx, userId);
     await deleteCodesOf(trx, userId);
@@ -25,4 +27,15 @@ export async function deleteAccount(
         : { type: 'account_deleted', userId, client },
     );
   });
+  // Realtime: `delete` on users/{id}, then the member's streams end (on every instance).
+  if (user) {
+    ctx.events.publish({
+      type: 'record',
+      collection: 'users',
+      action: 'delete',
+      record: userRecord(user, { withEmail: true }),
+      userId,
+    });
+  }
+  ctx.events.publish({ type: 'session-ended', userId, sessionId: null });
 }

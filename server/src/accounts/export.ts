@@ -6,17 +6,24 @@ import { listAllCodesOf } from '../invites/service.js';
 
 /**
  * Everything the server holds about the member, as one JSON document: the record, their invite
- * codes (with who used each: an id only), sessions and security events. Never a password hash,
- * tokenKey or any other secret.
+ * codes (with who used each: an id only), sessions, passkeys, connected providers and security
+ * events. Never a password hash, tokenKey or any other secret.
  */
 export async function exportData(ctx: AppContext, user: User) {
-  const [codes, sessions, passkeys, events] = await Promise.all([
+  const [codes, sessions, passkeys, providers, events] = await Promise.all([
     listAllCodesOf(ctx, user.id),
     listSessions(ctx.db, user.id),
     // Names and dates only: never a credential id or public key.
     ctx.db
       .selectFrom('passkeys')
       .select(['name', 'created', 'last_used'])
+      .where('user_id', '=', user.id)
+      .orderBy('created', 'desc')
+      .execute(),
+    // Which provider and when; the id at the provider too (it is the member's own).
+    ctx.db
+      .selectFrom('external_auths')
+      .select(['provider', 'provider_id', 'created'])
       .where('user_id', '=', user.id)
       .orderBy('created', 'desc')
       .execute(),
@@ -40,7 +47,11 @@ export async function exportData(ctx: AppContext, user: User) {
       userAgent: s.user_agent,
     })),
     passkeys: passkeys.map((p) => ({ name: p.name, created: p.created, lastUsed: p.last_used })),
-    connectedProviders: [],
+    connectedProviders: providers.map((p) => ({
+      provider: p.provider,
+      providerId: p.provider_id,
+      created: p.created,
+    })),
     securityEvents: events.map((e) => ({
       created: e.created,
       type: e.type,

@@ -62,6 +62,8 @@ export async function confirmPasswordReset(
       .updateTable('users')
       .set({
         password_hash: passwordHash,
+        // A member who joined with a provider has a password of their own from now on.
+        password_set: 1,
         token_key: newSecret(),
         verified: 1,
         updated: formatDate(at),
@@ -83,4 +85,6 @@ export async function confirmPasswordReset(
     await queueNotice(ctx, trx, resetUser, client, passwordChangedNotice(appName, 'all'));
   });
   ctx.mailQueued();
+  ctx.events.publish({ type: 'user-changed', userId: resetUser.id });
+  ctx.events.publish({ type: 'session-ended', userId: resetUser.id, sessionId: null });
 }

@@ -1,6 +1,7 @@
 import { hash, verify } from '@node-rs/argon2';
-import { dictionary } from '@zxcvbn-ts/language-common';
+import type { dictionary } from '@zxcvbn-ts/language-common';
 import { fieldError, type FieldError } from '../core/errors.js';
+import { lazyRequire } from '../tools/lazy-require.js';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 256;
@@ -35,12 +36,15 @@ export async function verifyAgainstDummy(password: string): Promise<void> {
 }
 
 /** ~49,000 passwords from zxcvbn-ts's common list (a maintained package), compared lower-cased. */
-const COMMON_PASSWORDS = new Set(
-  (dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()),
-);
+let commonPasswords: Set<string> | undefined;
 
 export function isCommonPassword(password: string): boolean {
-  return COMMON_PASSWORDS.has(password.toLowerCase());
+  commonPasswords ??= new Set(
+    lazyRequire<{ dictionary: typeof dictionary }>('@zxcvbn-ts/language-common').dictionary[
+      'passwords-common'
+    ]!.map((p) => String(p).toLowerCase()),
+  );
+  return commonPasswords.has(password.toLowerCase());
 }
 
 /**

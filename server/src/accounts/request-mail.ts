@@ -100,7 +100,7 @@ export async function resendVerificationMail(
   return true;
 }
 
-async function queueAccountMail(
+export async function queueAccountMail(
   ctx: AppContext,
   trx: Transaction<Database>,
   kind: AccountMailKind,

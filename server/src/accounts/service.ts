@@ -4,3 +4,4 @@
  */
 export { deleteAccount } from './delete-account.js';
 export { resendVerificationMail } from './request-mail.js';
+export { signUpWithProvider, type ProviderSignUpInput } from './sign-up.js';

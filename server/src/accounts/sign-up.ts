@@ -7,12 +7,14 @@ import {
   ValidationError,
 } from '../core/errors.js';
 import { findUserByEmail } from '../core/users.js';
+import type { Transaction } from 'kysely';
 import { isUniqueViolation } from '../db/connect.js';
-import type { User } from '../db/schema.js';
+import type { Database, User } from '../db/schema.js';
 import {
   allowTakenEmailAnswer,
   consumeCode,
   createInviteCodes,
+  publishCodes,
   findUsableCode,
   isBlankCode,
   type UsableInviteCode,
@@ -22,6 +24,7 @@ import { newId, newSecret } from '../tools/random.js';
 import { nowString } from '../tools/time.js';
 import { ACCOUNT_LIMITS } from './limits.js';
 import { hashPassword, normalizePassword, signUpPasswordError } from './passwords.js';
+import { queueAccountMail } from './request-mail.js';
 
 const CREATE_FAILED = 'Failed to create record.';
 
@@ -48,8 +51,7 @@ async function takenEmail(ctx: AppContext, invite: UsableInviteCode): Promise<Va
 
 /**
  * Sign-up in four stages; a failing stage answers with all of its field errors and later stages
- * do not run. The invite code is consumed, the account created and its own codes issued in one
- * transaction, so two sign-ups racing for one code have exactly one winner.
+ * do not run. Then createAccount below.
  */
 export async function signUp(ctx: AppContext, input: SignUpInput, client: Client): Promise<User> {
   await ctx.limiter.check(ACCOUNT_LIMITS.signUp, client.network);
@@ -83,21 +85,102 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
   //    one code can tell only a few times that an email is taken.
   if (await findUserByEmail(ctx, email)) throw await takenEmail(ctx, invite);
 
+  return createAccount(ctx, invite, {
+    email,
+    passwordHash: await hashPassword(password),
+    passwordSet: true,
+    verified: false,
+    emailVisibility: input.emailVisibility === true,
+    client,
+    method: 'password',
+  });
+}
+
+export interface ProviderSignUpInput {
+  /** The email the provider gave (may be empty: the provider shared none). */
+  email: string;
+  /** Whether the provider says the member has verified that email. */
+  emailVerified: boolean;
+  inviteCode: string;
+  emailVisibility: boolean | undefined;
+  provider: string;
+  /** Links the provider identity to the new account, inside its transaction. */
+  link: (trx: Transaction<Database>, user: User) => Promise<void>;
+}
+
+/**
+ * Sign-up with a provider (auth-with-oauth2 for an identity nobody has): the same invite checks,
+ * messages and single-use transaction as sign-up, with the provider's email instead of a typed
+ * one and no password of the member's (a random one is hashed, `password_set` 0). The account is
+ * verified when the provider says the email is; otherwise the verification mail goes out with it.
+ */
+export async function signUpWithProvider(
+  ctx: AppContext,
+  input: ProviderSignUpInput,
+  client: Client,
+): Promise<User> {
+  await ctx.limiter.check(ACCOUNT_LIMITS.signUp, client.network);
+  const email = normalizeEmail(input.email);
+  const errors: FieldErrors = {};
+  if (isBlankCode(input.inviteCode)) errors.inviteCode = fieldError.required();
+  else if (email === '') errors.email = fieldError.required();
+  else if (!isEmail(email)) errors.email = fieldError.isEmail();
+  assertNoFieldErrors(errors, CREATE_FAILED);
+
+  const invite = await findUsableCode(ctx, input.inviteCode);
+  if (!invite) throw invalidCode();
+  if (await findUserByEmail(ctx, email)) throw await takenEmail(ctx, invite);
+
+  return createAccount(ctx, invite, {
+    email,
+    passwordHash: await hashPassword(newSecret()),
+    passwordSet: false,
+    verified: input.emailVerified,
+    emailVisibility: input.emailVisibility === true,
+    client,
+    method: 'oauth2',
+    provider: input.provider,
+    link: input.link,
+  });
+}
+
+/**
+ * The account, its invite code consumed and its own codes issued, in one transaction: two
+ * sign-ups racing for one code have exactly one winner.
+ */
+async function createAccount(
+  ctx: AppContext,
+  invite: UsableInviteCode,
+  account: {
+    email: string;
+    passwordHash: string;
+    passwordSet: boolean;
+    verified: boolean;
+    emailVisibility: boolean;
+    client: Client;
+    method: 'password' | 'oauth2';
+    provider?: string;
+    link?: (trx: Transaction<Database>, user: User) => Promise<void>;
+  },
+): Promise<User> {
+  const { email, client } = account;
   const now = nowString();
   const user: User = {
     id: newId(),
     email,
-    password_hash: await hashPassword(password),
+    password_hash: account.passwordHash,
+    password_set: account.passwordSet ? 1 : 0,
     token_key: newSecret(),
-    verified: 0,
-    email_visibility: input.emailVisibility ? 1 : 0,
+    verified: account.verified ? 1 : 0,
+    email_visibility: account.emailVisibility ? 1 : 0,
     is_initial_user: invite.bootstrap ? 1 : 0,
     // The initial user is always an operator.
     is_operator: invite.bootstrap ? 1 : 0,
     disabled: 0,
     invite_code: invite.formatted,
     invited_by: invite.ownerId,
-    verification_sent_at: null,
+    // An unverified provider email gets its verification mail with the account.
+    verification_sent_at: account.method === 'oauth2' && !account.verified ? now : null,
     reset_sent_at: null,
     created: now,
     updated: now,
@@ -108,7 +191,16 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
       if (!(await consumeCode(trx, invite.id, user.id))) throw invalidCode();
       await trx.insertInto('users').values(user).execute();
       await createInviteCodes(trx, user.id, ctx.config.invitesPerUser);
-      await recordEvent(trx, { type: 'sign_up', userId: user.id, client });
+      await recordEvent(trx, {
+        type: 'sign_up',
+        userId: user.id,
+        client,
+        ...(account.provider
+          ? { detail: { method: account.method, provider: account.provider } }
+          : {}),
+      });
+      await account.link?.(trx, user);
+      if (user.verification_sent_at) await queueAccountMail(ctx, trx, 'verification', user);
     });
   } catch (error) {
     // Lost a race on the same email (or, for the bootstrap code, on the one initial user).
@@ -118,5 +210,8 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
     }
     throw error;
   }
+  if (user.verification_sent_at) ctx.mailQueued();
+  // The inviter's list drops the code at once, wherever it is open.
+  publishCodes(ctx, invite.ownerId, 'delete', [{ id: invite.id, code: invite.formatted }]);
   return user;
 }

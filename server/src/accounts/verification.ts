@@ -32,4 +32,5 @@ export async function confirmVerification(
       .execute();
     await recordEvent(trx, { type: 'email_verified', userId: user.id, client });
   });
+  ctx.events.publish({ type: 'user-changed', userId: user.id });
 }

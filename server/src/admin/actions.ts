@@ -12,7 +12,7 @@ import { endSessions } from '../core/sessions.js';
 import { readBody } from '../http/body.js';
 import { HttpError, LOADING_FAILED } from '../http/envelope.js';
 import type { User } from '../db/schema.js';
-import { createInviteCodes, revokeUnusedCode } from '../invites/service.js';
+import { createInviteCodes, publishCodes, revokeUnusedCode } from '../invites/service.js';
 import { nowString } from '../tools/time.js';
 import { memberOr404 } from './members.js';
 
@@ -60,6 +60,8 @@ export async function disableMember(
       detail: { actor, sessions },
     });
   });
+  ctx.events.publish({ type: 'user-changed', userId: id });
+  ctx.events.publish({ type: 'session-ended', userId: id, sessionId: null });
   return memberOr404(ctx, id);
 }
 
@@ -78,6 +80,7 @@ export async function enableMember(
       .execute();
     await recordEvent(trx, { type: 'admin_enable', userId: id, client, detail: { actor } });
   });
+  ctx.events.publish({ type: 'user-changed', userId: id });
   return memberOr404(ctx, id);
 }
 
@@ -106,6 +109,7 @@ export async function setOperator(
       detail: { actor },
     });
   });
+  ctx.events.publish({ type: 'user-changed', userId: id });
   return memberOr404(ctx, id);
 }
 
@@ -136,7 +140,7 @@ export async function giveCodes(
   client: Client,
 ) {
   await memberOr404(ctx, id);
-  return ctx.db.transaction().execute(async (trx) => {
+  const codes = await ctx.db.transaction().execute(async (trx) => {
     const codes = await createInviteCodes(trx, id, count);
     await recordEvent(trx, {
       type: 'admin_give_codes',
@@ -146,6 +150,8 @@ export async function giveCodes(
     });
     return codes;
   });
+  publishCodes(ctx, id, 'create', codes);
+  return codes;
 }
 
 /** Revokes an unused code; a used one is the record of who invited whom and stays (400). */
@@ -158,6 +164,7 @@ export async function revokeCode(
   const { result, ownerId } = await revokeUnusedCode(ctx.db, codeId);
   if (result === 'missing') throw new NotFoundError();
   if (result === 'used') throw new ValidationError('This invite code has already been used.');
+  publishCodes(ctx, ownerId, 'delete', [{ id: codeId }]);
   await logged(ctx, 'admin_revoke_code', ownerId, actor, client, { code: codeId });
 }
 

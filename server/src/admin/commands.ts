@@ -1,15 +1,13 @@
 import type { Writable } from 'node:stream';
-import { pino } from 'pino';
 import type { Config } from '../config.js';
-import type { AppContext, Client } from '../core/context.js';
+import { type AppContext, type Client, createContext } from '../core/context.js';
+import { type Events, openEvents } from '../core/events.js';
+import { pino } from 'pino';
 import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
-import { RateLimiter } from '../core/rate-limit.js';
-import { SecretBox } from '../core/secret-box.js';
-import { loadSigningSecret, tokenSecrets, Tokens } from '../core/tokens.js';
+import { loadSigningSecret, tokenSecrets } from '../core/tokens.js';
 import { findUserByEmail, isOperator } from '../core/users.js';
 import { openDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrations.js';
-import { preparedQueries } from '../db/prepared.js';
 import { deleteMember, disableMember, enableMember, setOperator } from './actions.js';
 import { emailContains } from './members.js';
 
@@ -50,19 +48,14 @@ export async function usersCommand(config: Config, args: string[], out: Writable
 
   const secrets = tokenSecrets(loadSigningSecret(config));
   const database = openDatabase(config);
+  let events: Events | undefined;
   try {
     await migrateToLatest(database.db);
-    const ctx: AppContext = {
-      config,
-      db: database.db,
-      queries: preparedQueries(database),
-      databaseReady: () => database.ready(),
-      tokens: new Tokens(secrets),
-      box: SecretBox.fromSecrets(secrets),
-      limiter: new RateLimiter(undefined),
-      mailQueued: () => {},
-      log: pino({ level: 'silent' }),
-    };
+    // On PostgreSQL the running instances hear what the command changed (their members' tabs).
+    events = await openEvents(config.databaseUrl, database.db, pino({ level: 'silent' }), {
+      listen: false,
+    });
+    const ctx = createContext(config, database, secrets, { events });
     if (action === 'list') return await listUsers(ctx, q, out);
 
     const email = rest[0]!;
@@ -80,6 +73,7 @@ export async function usersCommand(config: Config, args: string[], out: Writable
     }[action];
     out.write(`${done} ${member.email}\n`);
   } finally {
+    await events?.close();
     await database.close();
   }
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../core/context.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { listSessions } from '../core/sessions.js';
 import { isOperator, userRecord } from '../core/users.js';
+import { databaseKind } from '../db/connect.js';
 import type { User } from '../db/schema.js';
 import { listAnswer, type ListQuery } from '../http/list.js';
 import { listAllCodesOf } from '../invites/service.js';
@@ -11,8 +12,9 @@ import { listAllCodesOf } from '../invites/service.js';
 /**
  * The console's view of members: the list (search, filter, sort, paged) and one member's page.
  * The list reads only indexed columns in a fixed total order (created or email, then id), so a
- * page costs the same at a million members as at a thousand; the total is counted only when the
- * client asks for it (`skipTotal` not set).
+ * page costs the same at a million members as at a thousand. Without `q` the total is read from
+ * `member_counts` (kept by triggers); a search finds its rows through a trigram index (SQLite
+ * FTS5 `users_email_search`, PostgreSQL `pg_trgm`) and counts only those (docs/decisions/0031).
  */
 
 export const STATUSES = ['verified', 'unverified', 'disabled'] as const;
@@ -81,6 +83,35 @@ export function memberJson(user: MemberRow) {
   };
 }
 
+/**
+ * SQLite: a search whose trigram lookup finds at most this many emails reads just those rows;
+ * one that finds more matches so many members that walking the list's index finds a page soon.
+ */
+const SEARCH_CANDIDATES = 2000;
+
+/** Of `q`, the longest run without LIKE wildcards: what a trigram index can look up (3+ chars). */
+function trigramKey(q: string): string | undefined {
+  const longest = q.split(/[%_]/).reduce((a, b) => (b.length > a.length ? b : a), '');
+  return longest.length >= 3 ? longest : undefined;
+}
+
+/**
+ * SQLite: how to narrow a search through users_email_search. The index's LIKE (no ESCAPE, so
+ * the key holds no wildcard) is a superset of the exact match, which `filtered` still applies.
+ * `ids`: every candidate, when there are few; `all`: the candidates as a subquery, when many.
+ */
+async function searchCandidates(ctx: AppContext, filter: MemberFilter) {
+  const key = filter.q === '' ? undefined : trigramKey(filter.q);
+  if (key === undefined || databaseKind(ctx.db) !== 'sqlite') return undefined;
+  const pattern = `%${key}%`;
+  const { rows } = await sql<{ id: string }>`SELECT id FROM users_email_search
+    WHERE email LIKE ${pattern} LIMIT ${SEARCH_CANDIDATES + 1}`.execute(ctx.db);
+  return {
+    ids: rows.length <= SEARCH_CANDIDATES ? rows.map((r) => r.id) : undefined,
+    all: sql<string>`(SELECT id FROM users_email_search WHERE email LIKE ${pattern})`,
+  };
+}
+
 function filtered(ctx: AppContext, filter: MemberFilter) {
   let query = ctx.db.selectFrom('users');
   if (filter.status === 'disabled') query = query.where('disabled', '=', 1);
@@ -95,25 +126,47 @@ function filtered(ctx: AppContext, filter: MemberFilter) {
   return query;
 }
 
+/** The number of members the filter keeps, without counting rows when there is no `q`. */
+async function countMembers(
+  ctx: AppContext,
+  filter: MemberFilter,
+  candidates: Awaited<ReturnType<typeof searchCandidates>>,
+): Promise<number> {
+  if (filter.q === '') {
+    let counts = ctx.db.selectFrom('member_counts').select((eb) => eb.fn.sum<number>('n').as('n'));
+    if (filter.status) counts = counts.where('status', '=', filter.status);
+    const row = await counts.executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+  let query = filtered(ctx, filter);
+  if (candidates?.ids) {
+    if (candidates.ids.length === 0) return 0;
+    query = query.where('id', 'in', candidates.ids);
+  } else if (candidates) query = query.where('id', 'in', candidates.all);
+  const row = await query
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function listMembers(ctx: AppContext, filter: MemberFilter, list: ListQuery) {
+  const candidates = await searchCandidates(ctx, filter);
+  const none = candidates?.ids?.length === 0;
   let query = filtered(ctx, filter).select(MEMBER_COLUMNS);
+  if (candidates?.ids && !none) query = query.where('id', 'in', candidates.ids);
   query =
     filter.sort === 'email'
       ? query.orderBy('email')
       : query
           .orderBy('created', filter.sort === 'created' ? 'asc' : 'desc')
           .orderBy('id', filter.sort === 'created' ? 'asc' : 'desc');
-  const rows = await query
-    .limit(list.perPage)
-    .offset((list.page - 1) * list.perPage)
-    .execute();
-  let total: number | undefined;
-  if (!list.skipTotal) {
-    const row = await filtered(ctx, filter)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    total = Number(row.n);
-  }
+  const rows = none
+    ? []
+    : await query
+        .limit(list.perPage)
+        .offset((list.page - 1) * list.perPage)
+        .execute();
+  const total = list.skipTotal ? undefined : await countMembers(ctx, filter, candidates);
   return listAnswer(list, rows.map(memberJson), total);
 }
 

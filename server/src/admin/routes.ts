@@ -22,7 +22,7 @@ import {
   setOperator,
 } from './actions.js';
 import { listMembers, memberDetail, memberFilter, memberJson } from './members.js';
-import { inviteTree, readDepth } from './tree.js';
+import { inviteTree, readTreeQuery } from './tree.js';
 
 type WithId = FastifyRequest<{ Params: { id: string } }>;
 
@@ -115,9 +115,7 @@ export function adminRoutes(ctx: AppContext) {
 
     app.get('/api/admin/invite-tree', async (request) => {
       await requireOperator(ctx, request);
-      const query = (request.query ?? {}) as Record<string, unknown>;
-      const root = typeof query.root === 'string' && query.root !== '' ? query.root : undefined;
-      return inviteTree(ctx, root, readDepth(query.depth));
+      return inviteTree(ctx, readTreeQuery(request.query));
     });
 
     app.get('/api/admin/outbox', async (request) => {

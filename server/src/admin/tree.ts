@@ -1,19 +1,23 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../core/context.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { isOperator } from '../core/users.js';
 
 /**
- * Who invited whom (`users.invited_by`, recorded at sign-up), from a root down to `depth` levels,
- * each shown node with its direct children count and its whole branch's size. One recursive query:
- * it walks the branch once, pairing every member with each of its shown ancestors, and counts
- * per ancestor; the cost grows with the size of the branch (and `depth`), not of the community.
- * Members whose inviter deleted their account hang under the initial user, marked
- * `inviterDeleted`.
+ * Who invited whom, from a root down to `depth` levels, each shown node with its direct children
+ * count and its whole branch's size. Both counts are kept in `invite_tree` by triggers on `users`
+ * (migration 0010, docs/decisions/0031), so a request reads only the nodes it shows: the root,
+ * then per shown node its first `limit` children (oldest first) from the index on
+ * `(parent_id, created, user_id)`, breadth first until MAX_NODES. Members whose inviter deleted
+ * their account hang under the initial user, marked `inviterDeleted`.
  */
 
 export const DEFAULT_DEPTH = 2;
 export const MAX_DEPTH = 10;
+/** Children listed per shown node (`limit`). */
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+/** At most this many nodes in one answer; past it, `children` stays `[]` like past `depth`. */
+export const MAX_NODES = 2000;
 
 export interface TreeNode {
   id: string;
@@ -26,17 +30,55 @@ export interface TreeNode {
   childCount: number;
   /** Everyone in the branch below this member. */
   descendants: number;
-  /** Shown to `depth`; empty past it even when `childCount` is not 0 (ask with this as root). */
+  /**
+   * Shown to `depth`, the first `limit` (oldest first); fewer than `childCount` past `depth`, past
+   * `limit` or past MAX_NODES: ask again with this node as `root` (and `offset` for the rest).
+   */
   children: TreeNode[];
 }
 
-export function readDepth(value: unknown): number {
-  if (value === undefined || value === '') return DEFAULT_DEPTH;
-  const n = typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n) || n > MAX_DEPTH) {
-    throw new ValidationError(`Depth must be a whole number from 0 to ${MAX_DEPTH}.`);
-  }
+export interface TreeQuery {
+  root: string | undefined;
+  depth: number;
+  /** Children listed per node. */
+  limit: number;
+  /** The root's children to skip (the next ones of a long list). */
+  offset: number;
+}
+
+/** A whole number from `min` to `max` (`fallback` when absent), or a 400 with `message`. */
+function wholeNumber(value: unknown, fallback: number, min: number, max: number, message: string) {
+  if (value === undefined || value === '') return fallback;
+  const n = typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max) throw new ValidationError(message);
   return n;
+}
+
+export function readDepth(value: unknown): number {
+  return wholeNumber(
+    value,
+    DEFAULT_DEPTH,
+    0,
+    MAX_DEPTH,
+    `Depth must be a whole number from 0 to ${MAX_DEPTH}.`,
+  );
+}
+
+/** `root`, `depth`, `limit` and `offset` from the query string; 400 for a bad number. */
+export function readTreeQuery(query: unknown): TreeQuery {
+  const q = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>;
+  return {
+    root: typeof q.root === 'string' && q.root !== '' ? q.root : undefined,
+    depth: readDepth(q.depth),
+    limit: wholeNumber(
+      q.limit,
+      DEFAULT_LIMIT,
+      1,
+      MAX_LIMIT,
+      `Limit must be a whole number from 1 to ${MAX_LIMIT}.`,
+    ),
+    offset: wholeNumber(q.offset, 0, 0, 1e9, 'Offset must be a whole number from 0.'),
+  };
 }
 
 interface Row {
@@ -47,17 +89,44 @@ interface Row {
   is_operator: number;
   is_initial_user: number;
   invited_by: string | null;
-  lvl: number | string;
-  descendants: number | string;
   children: number | string;
+  descendants: number | string;
 }
 
-export async function inviteTree(
-  ctx: AppContext,
-  rootId: string | undefined,
-  depth: number,
-): Promise<TreeNode> {
-  let root = rootId;
+function nodes(ctx: AppContext) {
+  return ctx.db
+    .selectFrom('invite_tree as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .select([
+      'u.id',
+      'u.email',
+      'u.created',
+      'u.disabled',
+      'u.is_operator',
+      'u.is_initial_user',
+      'u.invited_by',
+      't.children',
+      't.descendants',
+    ]);
+}
+
+function toNode(row: Row, parentId: string | undefined): TreeNode {
+  return {
+    id: row.id,
+    email: row.email,
+    created: row.created,
+    disabled: row.disabled === 1,
+    isOperator: isOperator(row),
+    // Hung under the initial user because the account that invited them is gone.
+    inviterDeleted: parentId !== undefined && row.invited_by !== parentId,
+    childCount: Number(row.children),
+    descendants: Number(row.descendants),
+    children: [],
+  };
+}
+
+export async function inviteTree(ctx: AppContext, query: TreeQuery): Promise<TreeNode> {
+  let root = query.root;
   if (!root) {
     const initial = await ctx.db
       .selectFrom('users')
@@ -67,74 +136,63 @@ export async function inviteTree(
     if (!initial) throw new NotFoundError();
     root = initial.id;
   }
-  const start = await ctx.db
-    .selectFrom('users')
-    .select(['id', 'is_initial_user'])
-    .where('id', '=', root)
-    .executeTakeFirst();
-  if (!start) throw new NotFoundError();
-
-  const d = sql.lit(depth);
-  // Under the initial user: also those whose inviter's account is gone (an id that is no user).
-  const orphans = sql`SELECT o.id FROM users o WHERE o.invited_by IS NOT NULL
-    AND NOT EXISTS (SELECT 1 FROM users i WHERE i.id = o.invited_by)`;
-  const orphanSeeds =
-    start.is_initial_user === 1
-      ? sql`UNION ALL SELECT x.id, x.id, 1, 0 FROM (${orphans}) x WHERE ${d} >= 1
-            UNION ALL SELECT CAST(${root} AS text), x.id, 0, 1 FROM (${orphans}) x`
-      : sql``;
-  // pairs(anc, id, lvl, rel): `id` is in the branch of the shown node `anc` (at level `lvl`),
-  // `rel` levels below it. A member's row with rel 0 makes it a shown node while lvl < depth.
-  const { rows } = await sql<Row>`
-    WITH RECURSIVE pairs(anc, id, lvl, rel) AS (
-      SELECT u.id, u.id, 0, 0 FROM users u WHERE u.id = ${root}
-      ${orphanSeeds}
-      UNION ALL
-      SELECT CASE WHEN k.n = 0 THEN p.anc ELSE u.id END,
-             u.id,
-             CASE WHEN k.n = 0 THEN p.lvl ELSE p.lvl + 1 END,
-             CASE WHEN k.n = 0 THEN p.rel + 1 ELSE 0 END
-      FROM pairs p
-      JOIN users u ON u.invited_by = p.id
-      JOIN (SELECT 0 AS n UNION ALL SELECT 1 AS n) k ON k.n = 0 OR (p.rel = 0 AND p.lvl < ${d})
-    ),
-    counts AS (
-      SELECT anc, lvl, count(*) - 1 AS descendants,
-             sum(CASE WHEN rel = 1 THEN 1 ELSE 0 END) AS children
-      FROM pairs GROUP BY anc, lvl
-    )
-    SELECT u.id, u.email, u.created, u.disabled, u.is_operator, u.is_initial_user, u.invited_by,
-           c.lvl, c.descendants, c.children
-    FROM counts c JOIN users u ON u.id = c.anc
-    ORDER BY c.lvl, u.created, u.id`.execute(ctx.db);
-
-  const shown = new Map<string, { node: TreeNode; lvl: number }>();
-  let top: TreeNode | undefined;
-  for (const row of rows) {
-    const lvl = Number(row.lvl);
-    const node: TreeNode = {
-      id: row.id,
-      email: row.email,
-      created: row.created,
-      disabled: row.disabled === 1,
-      isOperator: isOperator(row),
-      inviterDeleted: false,
-      childCount: Number(row.children),
-      descendants: Number(row.descendants),
-      children: [],
-    };
-    shown.set(row.id, { node, lvl });
-    if (lvl === 0) {
-      top = node;
-      continue;
-    }
-    const parent = row.invited_by ? shown.get(row.invited_by) : undefined;
-    if (parent && parent.lvl === lvl - 1) parent.node.children.push(node);
-    else {
-      node.inviterDeleted = true;
-      top?.children.push(node);
-    }
-  }
+  const top = await nodes(ctx).where('t.user_id', '=', root).executeTakeFirst();
   if (!top) throw new NotFoundError();
-  return top;
+  const tree = toNode(top, undefined);
+
+  let shown = 1;
+  let level = [tree];
+  for (let lvl = 1; lvl <= query.depth && level.length > 0; lvl++) {
+    // How many children each node of this level shows: all of them when they fit (read together,
+    // a few queries per level), else its first ones (a query of its own, LIMIT from the index).
+    const whole: TreeNode[] = [];
+    const part: Array<{ parent: TreeNode; take: number }> = [];
+    for (const parent of level) {
+      const skip = parent === tree ? query.offset : 0;
+      const take = Math.min(query.limit, parent.childCount - skip, MAX_NODES - shown);
+      if (take <= 0) continue;
+      shown += take;
+      if (skip === 0 && take === parent.childCount) whole.push(parent);
+      else part.push({ parent, take });
+    }
+    const found = new Map<string, Row[]>();
+    for (let i = 0; i < whole.length; i += 500) {
+      const rows = await nodes(ctx)
+        .select('t.parent_id')
+        .where(
+          't.parent_id',
+          'in',
+          whole.slice(i, i + 500).map((p) => p.id),
+        )
+        .orderBy('t.parent_id')
+        .orderBy('t.created')
+        .orderBy('t.user_id')
+        .execute();
+      for (const row of rows) {
+        const list = found.get(row.parent_id!) ?? [];
+        list.push(row);
+        found.set(row.parent_id!, list);
+      }
+    }
+    for (const { parent, take } of part) {
+      const rows = await nodes(ctx)
+        .where('t.parent_id', '=', parent.id)
+        .orderBy('t.created')
+        .orderBy('t.user_id')
+        .limit(take)
+        .offset(parent === tree ? query.offset : 0)
+        .execute();
+      found.set(parent.id, rows);
+    }
+    const next: TreeNode[] = [];
+    for (const parent of level) {
+      for (const row of (found.get(parent.id) ?? []).slice(0, query.limit)) {
+        const node = toNode(row, parent.id);
+        parent.children.push(node);
+        next.push(node);
+      }
+    }
+    level = next;
+  }
+  return tree;
 }

@@ -35,6 +35,9 @@ export type SecurityEventType =
   | 'passkey_added'
   | 'passkey_renamed'
   | 'passkey_removed'
+  // Sign-in providers: `detail.provider` names it.
+  | 'provider_linked'
+  | 'provider_unlinked'
   // Operator actions: `user_id` is the member acted on, `detail.actor` the operator's id or `cli`.
   | 'admin_disable'
   | 'admin_enable'

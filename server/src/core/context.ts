@@ -1,13 +1,15 @@
 import type { Kysely } from 'kysely';
-import type { Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 import type { Config } from '../config.js';
-import type { PreparedQueries } from '../db/prepared.js';
+import type { DatabaseHandle } from '../db/connect.js';
+import { preparedQueries, type PreparedQueries } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
-import type { RateLimiter } from './rate-limit.js';
-import type { SecretBox } from './secret-box.js';
-import type { Tokens } from './tokens.js';
+import type { Events } from './events.js';
+import { RateLimiter } from './rate-limit.js';
+import { SecretBox } from './secret-box.js';
+import { Tokens, type TokenSecrets } from './tokens.js';
 
-/** The services every feature works with, built once in server.ts. */
+/** The services every feature works with, built once by createContext (server.ts, the CLI). */
 export interface AppContext {
   config: Config;
   db: Kysely<Database>;
@@ -22,6 +24,8 @@ export interface AppContext {
   /** Wakes the mail worker after a commit that queued mail. */
   mailQueued(): void;
   log: Logger;
+  /** Events between instances: what changed, for realtime and caches (core/events.ts). */
+  events: Events;
 }
 
 /** Who is asking: the client's address (after TRUST_PROXY) and browser. */
@@ -30,4 +34,43 @@ export interface Client {
   /** What per-address limits count: the IPv4 address, or the IPv6 /64 (`clientNetwork`). */
   network: string;
   userAgent: string;
+}
+
+/** What differs between the server and the CLI; the rest of the context follows from the config. */
+export interface ContextOptions {
+  /** Default: no limits (the CLI). */
+  limiter?: RateLimiter;
+  /** Default: silent. */
+  log?: Logger;
+  /** Default: nothing to wake (the CLI runs no mail worker; a running server polls). */
+  mailQueued?: () => void;
+  /** The events channel (core/events.ts): the server's listens, the CLI's only publishes. */
+  events: Events;
+  /** Default: the hot-path reads as they are on one machine (db/prepared.ts). */
+  queries?: PreparedQueries;
+}
+
+/**
+ * The one place an AppContext is put together, for the server and the CLI alike. `secrets` is
+ * loaded by the caller before the database is opened (with PostgreSQL and no TOKEN_SECRET that
+ * stops the start before connecting).
+ */
+export function createContext(
+  config: Config,
+  database: DatabaseHandle,
+  secrets: TokenSecrets,
+  options: ContextOptions,
+): AppContext {
+  return {
+    config,
+    db: database.db,
+    queries: options.queries ?? preparedQueries(database),
+    databaseReady: () => database.ready(),
+    tokens: new Tokens(secrets),
+    box: SecretBox.fromSecrets(secrets),
+    limiter: options.limiter ?? new RateLimiter(undefined),
+    mailQueued: options.mailQueued ?? (() => {}),
+    log: options.log ?? pino({ level: 'silent' }),
+    events: options.events,
+  };
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { lazyRequire } from '../tools/lazy-require.js';
 import type { Logger } from 'pino';
 import { TooManyRequestsError } from './errors.js';
 
@@ -124,6 +125,7 @@ export class RedisCounterStore implements CounterStore {
   ) {
     // The offline queue only holds the hits made while the first connection is being set up;
     // once Redis has gone away, hits skip it and go to memory (see `useRedis`).
+    const { Redis } = lazyRequire<typeof import('ioredis')>('ioredis');
     this.redis = new Redis(url, { maxRetriesPerRequest: 1 });
     this.redis.on('ready', () => this.markUp());
     this.redis.on('error', (err: Error) => this.markDown(err.message));

@@ -48,8 +48,9 @@ export interface Auth {
  * names is live and theirs. undefined for a guest (no token, a bad one, an ended session).
  */
 export async function findAuthByToken(ctx: AppContext, token: string): Promise<Auth | undefined> {
-  const user = await findUserByToken(ctx, token, 'auth');
-  const sid = user && Tokens.decode(token)?.sid;
+  const found = await verifiedToken(ctx, token, 'auth');
+  const user = found?.user;
+  const sid = found?.claims.sid;
   // Disabling deletes the sessions too; this also covers a sign-in racing the disable.
   if (!user || typeof sid !== 'string' || user.disabled === 1) return undefined;
   const session = await liveSession(ctx, sid);
@@ -68,11 +69,16 @@ export async function findUserByToken(
   token: string,
   type: TokenType,
 ): Promise<User | undefined> {
+  return (await verifiedToken(ctx, token, type))?.user;
+}
+
+/** findUserByToken's work, keeping the token's claims (request auth reads its `sid`). */
+async function verifiedToken(ctx: AppContext, token: string, type: TokenType) {
   if (!token) return undefined;
   const claims = Tokens.decode(token);
   if (!claims || claims.type !== type) return undefined;
   const user = await findUserById(ctx, claims.id);
   if (!user || !ctx.tokens.verify(token, type, user)) return undefined;
   if (type !== 'auth' && claims.email !== user.email) return undefined;
-  return user;
+  return { user, claims };
 }

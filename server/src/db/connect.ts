@@ -3,6 +3,7 @@ import SQLite from 'better-sqlite3';
 import {
   type Driver,
   Kysely,
+  PostgresAdapter,
   PostgresDialect,
   type PostgresPool,
   type PostgresPoolClient,
@@ -10,7 +11,8 @@ import {
   SqliteDialect,
   type SqliteStatement,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { lazyRequire } from '../tools/lazy-require.js';
 import { createPrivateFile, ensurePrivateDir, restrictFile } from '../tools/private-files.js';
 import type { Database } from './schema.js';
 
@@ -51,7 +53,7 @@ export interface DatabaseHandle {
    * committed: never the uncommitted state of a transaction under way on the main connection.
    */
   reader?: SQLite.Database;
-  /** SQLite only: counts the write and commit statements run on the main connection. */
+  /** Counts the write and commit statements run by this process (every pooled connection). */
   writes?: WriteCounter;
   /**
    * Readiness: true when the database answers within a second (PostgreSQL: `SELECT 1`; SQLite:
@@ -75,7 +77,8 @@ export function openDatabase(
   const onRollbackError = events.onRollbackError ?? (() => {});
   if (options.databaseUrl) {
     const timeout = options.databaseTimeoutMs ?? 5000;
-    const pool = new pg.Pool({
+    const { Pool } = lazyRequire<typeof pg>('pg');
+    const pool = new Pool({
       connectionString: options.databaseUrl,
       max: 10,
       // Never wait for ever: for a connection, for the server to answer, for a statement to run.
@@ -92,18 +95,20 @@ export function openDatabase(
     const onConnectionError = events.onConnectionError ?? (() => {});
     pool.on('connect', (client) => client.on('error', onConnectionError));
     pool.on('error', () => {});
+    const writes: WriteCounter = { count: 0 };
     const db = new Kysely<Database>({
       dialect: new (class extends PostgresDialect {
         override createDriver(): Driver {
           return keepFirstError(super.createDriver(), () => true, onRollbackError);
         }
-      })({ pool: dropBrokenClients(pool) }),
+      })({ pool: dropBrokenClients(pool, writes) }),
     });
     const url = new URL(options.databaseUrl);
     return {
       db,
       kind: 'postgres',
       location: `postgres://${url.host}${url.pathname}`,
+      writes,
       ready: () => withinTime(sql`select 1`.execute(db), READY_TIMEOUT_MS),
       serveRequests: () => {},
       close: () => db.destroy(),
@@ -119,6 +124,9 @@ export function openDatabase(
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
+  // Temporary b-trees (a trigger's recursive view, sorts) in memory: on disk each one opened a
+  // temporary file, ~8 ms per insert into `users` (docs/decisions/0031).
+  sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma(`busy_timeout = ${STARTUP_BUSY_TIMEOUT_MS}`);
   // Files left by an older version were made with the umask's mode.
   for (const suffix of ['-wal', '-shm']) restrictFile(file + suffix);
@@ -132,6 +140,7 @@ export function openDatabase(
   });
   const reader = new SQLite(file, { readonly: true });
   reader.pragma(`busy_timeout = ${STARTUP_BUSY_TIMEOUT_MS}`);
+  reader.pragma('temp_store = MEMORY');
   return {
     db,
     kind: 'sqlite',
@@ -156,6 +165,11 @@ export function openDatabase(
       await db.destroy();
     },
   };
+}
+
+/** Which database `db` talks to, for the few queries written per database (migration 0010). */
+export function databaseKind(db: Kysely<Database>): DatabaseKind {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
 /** True when `work` succeeds within `ms`; false when it fails or takes longer. */
@@ -206,7 +220,7 @@ function keepFirstError(
  * may still be waiting for that answer: it is not reused. Its further queries (Kysely's ROLLBACK)
  * fail at once with the same error, and on release the pool closes it and opens a new one.
  */
-function dropBrokenClients(pool: pg.Pool): PostgresPool {
+function dropBrokenClients(pool: pg.Pool, writes: WriteCounter): PostgresPool {
   return {
     connect: async (): Promise<PostgresPoolClient> => {
       const client = await pool.connect();
@@ -215,8 +229,14 @@ function dropBrokenClients(pool: pg.Pool): PostgresPool {
         if (broken) return Promise.reject(broken);
         const result = (client.query as (...a: unknown[]) => unknown)(...args);
         if (!(result instanceof Promise)) return result;
-        return result.catch((error: unknown) => {
-          if (!(error instanceof pg.DatabaseError)) broken = error as Error;
+        // Anything but a plain read may have changed rows the read cache holds (db/prepared.ts):
+        // counted once it has run, whatever its outcome.
+        const text = typeof args[0] === 'string' ? args[0] : '';
+        const reads = /^\s*select\b/i.test(text);
+        const counted = reads ? result : result.finally(() => (writes.count += 1));
+        return counted.catch((error: unknown) => {
+          if (!(error instanceof lazyRequire<typeof pg>('pg').DatabaseError))
+            broken = error as Error;
           throw error;
         });
       };

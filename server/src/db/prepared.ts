@@ -11,8 +11,9 @@ import type { Session, User } from './schema.js';
  * On SQLite they run synchronously on the read-only connection and their results are kept in
  * memory until the database changes: after any write or commit on the server's own connection,
  * and whenever `PRAGMA data_version` says another connection or process committed
- * (docs/decisions/0008-hot-path-queries.md). On PostgreSQL, where other instances write too,
- * every call asks the database.
+ * (docs/decisions/0008-hot-path-queries.md). On PostgreSQL, where other instances write too, the
+ * server keeps them for at most a second and drops them sooner when an event says they changed
+ * (SharedCache below, docs/decisions/0039).
  */
 
 const MAX_CACHED = 10_000;
@@ -60,17 +61,95 @@ class CommitWatch {
 
 type Read<Row> = (arg: string) => readonly Row[] | Promise<readonly Row[]>;
 
-function prepare<Row>(
-  { db, reader }: DatabaseHandle,
-  watch: CommitWatch | undefined,
+/**
+ * PostgreSQL: what another instance (or the CLI) commits reaches this one as an event on the
+ * channel between instances (core/events.ts; database triggers send them), and `forget` drops the
+ * entries it names within milliseconds. Whatever happens to the channel, no entry is served
+ * older than `maxAgeMs()` (a second: the staleness bound, docs/decisions/0039). Any write by this process drops everything,
+ * as on SQLite, so a handler never reads its own write stale.
+ */
+class SharedCache<Row> {
+  private readonly entries = new Map<string, { rows: readonly Row[]; at: number }>();
+  private writesSeen: number;
+  /** Moves on every forget: a read that started before one does not store what it read. */
+  epoch = 0;
+
+  constructor(
+    private readonly writes: WriteCounter,
+    private readonly maxAgeMs: () => number,
+  ) {
+    this.writesSeen = writes.count;
+  }
+
+  get(arg: string): readonly Row[] | undefined {
+    if (this.writes.count !== this.writesSeen) {
+      this.writesSeen = this.writes.count;
+      this.clear();
+      return undefined;
+    }
+    const entry = this.entries.get(arg);
+    if (!entry) return undefined;
+    if (Date.now() - entry.at > this.maxAgeMs()) {
+      this.entries.delete(arg);
+      return undefined;
+    }
+    return entry.rows;
+  }
+
+  /** Where things stand before a read: `set` stores its rows only if nothing moved meanwhile. */
+  mark(): { epoch: number; writes: number } {
+    return { epoch: this.epoch, writes: this.writes.count };
+  }
+
+  set(arg: string, rows: readonly Row[], before: { epoch: number; writes: number }): void {
+    if (before.epoch !== this.epoch || before.writes !== this.writes.count) return;
+    if (this.entries.size >= MAX_CACHED) this.entries.clear();
+    this.entries.set(arg, { rows, at: Date.now() });
+  }
+
+  forget(match: (arg: string, rows: readonly Row[]) => boolean): void {
+    this.epoch += 1;
+    for (const [arg, entry] of this.entries) if (match(arg, entry.rows)) this.entries.delete(arg);
+  }
+
+  clear(): void {
+    this.epoch += 1;
+    this.entries.clear();
+  }
+}
+
+function prepareShared<Row>(
+  { db }: DatabaseHandle,
+  cache: SharedCache<Row> | undefined,
   build: (arg: string) => Compilable<Row>,
 ): Read<Row> {
   const slot = '\u0000arg';
   const compiled = build(slot).compile();
   const bind = (arg: string) => compiled.parameters.map((p) => (p === slot ? arg : p));
-  if (!reader || !watch) {
-    return async (arg) => (await db.executeQuery<Row>({ ...compiled, parameters: bind(arg) })).rows;
-  }
+  const read = async (arg: string) =>
+    (await db.executeQuery<Row>({ ...compiled, parameters: bind(arg) })).rows;
+  if (!cache) return read;
+  return async (arg) => {
+    const cached = cache.get(arg);
+    if (cached) return cached;
+    const before = cache.mark();
+    const rows = Object.freeze((await read(arg)).map((r) => Object.freeze(r)));
+    cache.set(arg, rows, before);
+    return rows;
+  };
+}
+
+function prepare<Row>(
+  handle: DatabaseHandle,
+  watch: CommitWatch | undefined,
+  build: (arg: string) => Compilable<Row>,
+  shared?: SharedCache<Row>,
+): Read<Row> {
+  const { reader } = handle;
+  if (!reader || !watch) return prepareShared(handle, shared, build);
+  const slot = '\u0000arg';
+  const compiled = build(slot).compile();
+  const bind = (arg: string) => compiled.parameters.map((p) => (p === slot ? arg : p));
   const statement = reader.prepare(compiled.sql);
   const cache = new Map<string, readonly Row[]>();
   let generation = watch.generation;
@@ -90,26 +169,64 @@ function prepare<Row>(
   };
 }
 
-/** The hot-path reads, compiled once per database handle. */
-export function preparedQueries(handle: DatabaseHandle) {
+export interface SharedCacheOptions {
+  /** How long an entry may be served (PostgreSQL): see SharedCache. */
+  maxAgeMs: () => number;
+}
+
+/**
+ * The hot-path reads, compiled once per database handle. On PostgreSQL they are cached only when
+ * `shared` says for how long (the server, which forgets entries on the events between instances);
+ * without it (the CLI, tests) every call asks the database.
+ */
+export function preparedQueries(handle: DatabaseHandle, shared?: SharedCacheOptions) {
   const { db, reader, writes } = handle;
   const watch = reader && writes ? new CommitWatch(reader, writes) : undefined;
-  const userById = prepare(handle, watch, (id) =>
-    db.selectFrom('users').selectAll().where('id', '=', id),
+  const cacheOf = <Row>() =>
+    !reader && writes && shared ? new SharedCache<Row>(writes, shared.maxAgeMs) : undefined;
+  const users = cacheOf<User>();
+  const codes = cacheOf<{ id: string; code: string; created: string }>();
+  const sessions = cacheOf<Session>();
+  const userById = prepare(
+    handle,
+    watch,
+    (id) => db.selectFrom('users').selectAll().where('id', '=', id),
+    users,
   );
-  const unusedCodes = prepare(handle, watch, (ownerId) =>
-    db
-      .selectFrom('invite_codes')
-      .select(['id', 'code', 'created'])
-      .where('owner_id', '=', ownerId)
-      .where('used_at', 'is', null)
-      .orderBy('created', 'desc')
-      .orderBy('id'),
+  const unusedCodes = prepare(
+    handle,
+    watch,
+    (ownerId) =>
+      db
+        .selectFrom('invite_codes')
+        .select(['id', 'code', 'created'])
+        .where('owner_id', '=', ownerId)
+        .where('used_at', 'is', null)
+        .orderBy('created', 'desc')
+        .orderBy('id'),
+    codes,
   );
-  const sessionById = prepare(handle, watch, (id) =>
-    db.selectFrom('sessions').selectAll().where('id', '=', id),
+  const sessionById = prepare(
+    handle,
+    watch,
+    (id) => db.selectFrom('sessions').selectAll().where('id', '=', id),
+    sessions,
   );
   return {
+    /** PostgreSQL: drops what the cache holds about a member (their row, codes, sessions). */
+    forgetUser(userId: string): void {
+      users?.forget((id) => id === userId);
+      codes?.forget((ownerId) => ownerId === userId);
+      sessions?.forget((_, rows) => rows[0]?.user_id === userId);
+    },
+    /** PostgreSQL: drops one session (or all of the member's when `sessionId` is null). */
+    forgetSession(userId: string, sessionId: string | null): void {
+      sessions?.forget((id, rows) => (sessionId ? id === sessionId : rows[0]?.user_id === userId));
+    },
+    /** PostgreSQL: drops everything (events may have been missed). */
+    forgetAll(): void {
+      for (const cache of [users, codes, sessions]) cache?.clear();
+    },
     userById: async (id: string): Promise<User | undefined> => (await userById(id))[0],
     sessionById: async (id: string): Promise<Session | undefined> => (await sessionById(id))[0],
     unusedCodes,

@@ -19,6 +19,8 @@ export interface UsersTable {
   disabled: Generated<number>;
   invite_code: string;
   invited_by: string | null;
+  /** 0: an account made with a provider whose member never chose a password (a random one is hashed). */
+  password_set: Generated<number>;
   verification_sent_at: string | null;
   reset_sent_at: string | null;
   created: string;
@@ -152,6 +154,17 @@ export interface PasskeyChallengesTable {
   expires: string;
 }
 
+/** A provider identity (PocketBase's external auth) linked to a member: it signs them in. */
+export interface ExternalAuthsTable {
+  id: string;
+  user_id: string;
+  /** github, google, oidc. */
+  provider: string;
+  /** The member's id at the provider (`sub`, GitHub's numeric id). */
+  provider_id: string;
+  created: string;
+}
+
 /** One row per delivery attempt of the mail worker, for the console's 24-hour counts. */
 export interface MailLogTable {
   id: string;
@@ -164,8 +177,37 @@ export interface SettingsTable {
   value: string;
 }
 
+/**
+ * Members per status as the console's list filters them (`verified`, `unverified`: not
+ * disabled; `disabled`), kept by triggers on `users` (migration 0010): the list's total without
+ * counting a million rows.
+ */
+export interface MemberCountsTable {
+  status: 'verified' | 'unverified' | 'disabled';
+  /** bigint: PostgreSQL returns it as a string. */
+  n: number | string;
+}
+
+/**
+ * The invite tree as the console shows it, kept by triggers on `users` (migration 0010): one row
+ * per member; `parent_id` is the inviter, or the initial user when the inviter's account is gone
+ * (null: no known inviter, as for the initial user).
+ */
+export interface InviteTreeTable {
+  user_id: string;
+  parent_id: string | null;
+  /** The member's `created`, for ordering siblings from the index. */
+  created: string;
+  /** Direct invitees (under the initial user: also those whose inviter is gone). */
+  children: number | string;
+  /** Everyone in the branch below. */
+  descendants: number | string;
+}
+
 export interface Database {
   users: UsersTable;
+  member_counts: MemberCountsTable;
+  invite_tree: InviteTreeTable;
   invite_codes: InviteCodesTable;
   outbox: OutboxTable;
   settings: SettingsTable;
@@ -178,6 +220,7 @@ export interface Database {
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
   mail_log: MailLogTable;
+  external_auths: ExternalAuthsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -188,3 +231,4 @@ export type Session = Selectable<SessionsTable>;
 export type SecurityEvent = Selectable<SecurityEventsTable>;
 export type TwoStep = Selectable<TwoStepTable>;
 export type Passkey = Selectable<PasskeysTable>;
+export type ExternalAuth = Selectable<ExternalAuthsTable>;

@@ -90,7 +90,7 @@ export class WebApp {
     private readonly index: Asset,
   ) {}
 
-  static async load(dist: string, site: { appName: string; appUrl: string }): Promise<WebApp> {
+  static async load(dist: string, site: Site): Promise<WebApp> {
     const assets = new Map<string, Asset>();
     let indexHtml: string | undefined;
     try {
@@ -178,8 +178,26 @@ function send(request: FastifyRequest, reply: FastifyReply, file: Asset): Fastif
   return reply.send(file.body);
 }
 
-/** Puts APP_NAME and APP_URL where the web app reads them (two meta tags and the title). */
-function personalize(html: string, site: { appName: string; appUrl: string }): string {
+/** What the page is told about the site; of the providers only their names (never a secret). */
+interface Site {
+  appName: string;
+  appUrl: string;
+  providers?: ReadonlyArray<{ name: string; displayName: string }>;
+}
+
+/**
+ * Puts APP_NAME and APP_URL where the web app reads them (two meta tags and the title), and the
+ * configured sign-in providers in a third meta tag, only when there are some.
+ */
+function personalize(html: string, site: Site): string {
+  const providers = (site.providers ?? []).map((p) => ({
+    name: p.name,
+    displayName: p.displayName,
+  }));
+  const providersMeta =
+    providers.length > 0
+      ? `\n    <meta name="sign-in-providers" content="${escapeAttr(JSON.stringify(providers))}" />`
+      : '';
   return html
     .replace(
       /<meta name="application-name" content="[^"]*"\s*\/?>/,
@@ -187,7 +205,7 @@ function personalize(html: string, site: { appName: string; appUrl: string }): s
     )
     .replace(
       /<meta name="app-url" content="[^"]*"\s*\/?>/,
-      `<meta name="app-url" content="${escapeAttr(site.appUrl)}" />`,
+      `<meta name="app-url" content="${escapeAttr(site.appUrl)}" />${providersMeta}`,
     )
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeAttr(site.appName)}</title>`);
 }

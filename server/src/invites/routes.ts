@@ -1,12 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../core/context.js';
-import { ForbiddenError } from '../core/errors.js';
+import { fieldError, ForbiddenError, VALIDATION_FAILED, ValidationError } from '../core/errors.js';
 import type { Limit } from '../core/rate-limit.js';
 import { requireUser } from '../http/auth.js';
-import { createInviteCodes, GENERATE_BATCH, listInviteCodes } from './service.js';
+import { readBody } from '../http/body.js';
+import { clientOf } from '../http/client.js';
+import {
+  createInviteCodes,
+  findUsableCode,
+  GENERATE_BATCH,
+  isBlankCode,
+  listInviteCodes,
+  publishCodes,
+} from './service.js';
 
 /** Generation by the initial user: 10 presses a minute. */
 const GENERATE_LIMIT: Limit = { name: 'generate', max: 10, windowMs: 60_000 };
+
+/**
+ * Sign-up's early look at a typed code: 10 a minute per client network, as sign-up itself
+ * (docs/decisions/0033-invite-code-check-before-sign-up.md).
+ */
+export const CHECK_LIMIT: Limit = { name: 'invite-check', max: 10, windowMs: 60_000 };
 
 const codeSchema = {
   type: 'object',
@@ -43,7 +58,24 @@ export function inviteRoutes(ctx: AppContext) {
       if (user.verified !== 1) throw new ForbiddenError();
       await ctx.limiter.check(GENERATE_LIMIT, user.id);
       const codes = await createInviteCodes(ctx.db, user.id, GENERATE_BATCH);
+      publishCodes(ctx, user.id, 'create', codes);
       return { generated: codes.length, codes };
+    });
+
+    // Whether a typed code would let someone sign up now: 204, or sign-up's own field error.
+    // It says nothing about emails or owners, only what the code's holder learns at sign-up.
+    app.post('/api/gatehouse/invite-codes/check', async (request, reply) => {
+      const { inviteCode } = readBody(request.body, { inviteCode: 'string' });
+      await ctx.limiter.check(CHECK_LIMIT, clientOf(request).network);
+      if (isBlankCode(inviteCode)) {
+        throw new ValidationError(VALIDATION_FAILED, { inviteCode: fieldError.required() });
+      }
+      if (!(await findUsableCode(ctx, inviteCode))) {
+        throw new ValidationError(VALIDATION_FAILED, {
+          inviteCode: fieldError.invalidInviteCode(),
+        });
+      }
+      return reply.code(204).send();
     });
   };
 }

@@ -17,6 +17,33 @@ export interface InviteCodeView {
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/** An invite code as realtime shows it to its owner (topic `invite_codes`). */
+export function inviteCodeRecord(view: Pick<InviteCodeView, 'id'> & Partial<InviteCodeView>) {
+  return { collectionId: 'invite_codes', collectionName: 'invite_codes', ...view };
+}
+
+/**
+ * Tells the owner's realtime subscribers, on every instance, that codes were issued (`create`)
+ * or left their list (`delete`: used by an invitee, burnt, revoked). Call after the commit.
+ */
+export function publishCodes(
+  ctx: AppContext,
+  ownerId: string | null,
+  action: 'create' | 'delete',
+  codes: Array<Pick<InviteCodeView, 'id'> & Partial<InviteCodeView>>,
+): void {
+  if (!ownerId) return;
+  for (const code of codes) {
+    ctx.events.publish({
+      type: 'record',
+      collection: 'invite_codes',
+      action,
+      record: inviteCodeRecord(code),
+      userId: ownerId,
+    });
+  }
+}
+
 /** Issues `count` fresh codes to `ownerId` (null: the bootstrap code). */
 export async function createInviteCodes(
   db: Db,
@@ -154,12 +181,15 @@ export async function allowTakenEmailAnswer(
   ) {
     return true;
   }
-  await ctx.db
+  const burnt = await ctx.db
     .updateTable('invite_codes')
     .set({ used_at: nowString() })
     .where('id', '=', invite.id)
     .where('used_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  if (Number(burnt.numUpdatedRows) === 1) {
+    publishCodes(ctx, invite.ownerId, 'delete', [{ id: invite.id, code: invite.formatted }]);
+  }
   ctx.log.warn(
     { codeId: invite.id, ownerId: invite.ownerId, perCode, perInviter },
     'invite code burnt: too many sign-ups with emails that already have accounts',

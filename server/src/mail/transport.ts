@@ -1,4 +1,5 @@
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
+import { lazyRequire } from '../tools/lazy-require.js';
 
 export interface OutgoingMail {
   from: string;
@@ -27,7 +28,7 @@ export function createTransport(smtpUrl: string | undefined): MailTransport {
   ] as const) {
     if (!url.searchParams.has(key)) url.searchParams.set(key, String(ms));
   }
-  const transporter = nodemailer.createTransport(url.toString());
+  const transporter = lazyRequire<typeof nodemailer>('nodemailer').createTransport(url.toString());
   return {
     kind: 'smtp',
     async send(mail) {

@@ -16,9 +16,13 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
  * route does not exist, 404; another token: 401). Requests by matched route pattern (never the
  * raw URL: ids and tokens stay out, and the label set stays small), method and status; sign-ins
  * by outcome; outbox depth and failures, live sessions (read from the database at scrape time);
+ * realtime connections on this instance;
  * and prom-client's default process metrics (memory, CPU, event-loop lag, GC).
  */
-export function metricsRoutes(ctx: AppContext) {
+export function metricsRoutes(
+  ctx: AppContext,
+  sources: { realtimeConnections: () => number } = { realtimeConnections: () => 0 },
+) {
   const token = ctx.config.metricsToken;
   const plugin = async (app: FastifyInstance) => {
     if (!token) return;
@@ -89,6 +93,15 @@ export function metricsRoutes(ctx: AppContext) {
           .where('expires', '>', nowString())
           .executeTakeFirstOrThrow();
         this.set(Number(row.n));
+      },
+    });
+
+    new Gauge({
+      name: 'gatehouse_realtime_connections',
+      help: 'Realtime (SSE) clients connected to this instance.',
+      registers: [register],
+      collect() {
+        this.set(sources.realtimeConnections());
       },
     });
 

@@ -1,8 +1,5 @@
-import {
-  generateRegistrationOptions,
-  verifyRegistrationResponse,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
+import { webauthn } from './webauthn.js';
 import { queueNotice } from '../accounts/notices.js';
 import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
@@ -63,7 +60,9 @@ const parseTransports = (json: string) =>
 export async function registrationOptions(ctx: AppContext, user: User) {
   const { rpID, rpName } = relyingParty(ctx);
   const existing = await listPasskeys(ctx, user.id);
-  const options = await generateRegistrationOptions({
+  const options = await (
+    await webauthn()
+  ).generateRegistrationOptions({
     rpName,
     rpID,
     userName: user.email,
@@ -105,7 +104,9 @@ export async function addPasskey(
   const { rpID, origin } = relyingParty(ctx);
   let verified;
   try {
-    verified = await verifyRegistrationResponse({
+    verified = await (
+      await webauthn()
+    ).verifyRegistrationResponse({
       response: input.response as unknown as RegistrationResponseJSON,
       expectedChallenge: challenge,
       expectedOrigin: origin,

@@ -1,8 +1,5 @@
-import {
-  generateAuthenticationOptions,
-  verifyAuthenticationResponse,
-  type AuthenticationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { webauthn } from './webauthn.js';
 import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
 import { fieldError, VALIDATION_FAILED, ValidationError } from '../core/errors.js';
@@ -28,7 +25,9 @@ import { userHandle } from './manage.js';
 export async function loginOptions(ctx: AppContext, client: Client) {
   await ctx.limiter.check(PASSKEY_LIMITS.loginOptions, client.ip);
   const { rpID } = relyingParty(ctx);
-  const options = await generateAuthenticationOptions({
+  const options = await (
+    await webauthn()
+  ).generateAuthenticationOptions({
     rpID,
     userVerification: 'required',
     allowCredentials: [],
@@ -85,7 +84,9 @@ export async function signInWithPasskey(
   const counter = Number(passkey.counter);
   let newCounter: number;
   try {
-    const verified = await verifyAuthenticationResponse({
+    const verified = await (
+      await webauthn()
+    ).verifyAuthenticationResponse({
       response: response as unknown as AuthenticationResponseJSON,
       expectedChallenge: challenge,
       expectedOrigin: origin,

@@ -39,6 +39,11 @@ export function sessionRoutes(ctx: AppContext) {
           return true;
         });
         if (!ended) throw new NotFoundError();
+        ctx.events.publish({
+          type: 'session-ended',
+          userId: user.id,
+          sessionId: request.params.id,
+        });
         return reply.code(204).send();
       },
     );
@@ -54,6 +59,7 @@ export function sessionRoutes(ctx: AppContext) {
           detail: { count },
         });
       });
+      ctx.events.publish({ type: 'session-ended', userId: user.id, sessionId: null });
       return reply.code(204).send();
     });
 
@@ -63,6 +69,7 @@ export function sessionRoutes(ctx: AppContext) {
         await endSession(trx, user.id, session.id);
         await recordEvent(trx, { type: 'signed_out', userId: user.id, client: clientOf(request) });
       });
+      ctx.events.publish({ type: 'session-ended', userId: user.id, sessionId: session.id });
       return reply.code(204).send();
     });
   };

@@ -1,4 +1,4 @@
-import QRCode from 'qrcode';
+import type QRCode from 'qrcode';
 import { queueNotice } from '../accounts/notices.js';
 import { isCurrentPassword } from '../accounts/passwords.js';
 import { recordEvent, type SecurityEventType } from '../core/audit.js';
@@ -11,6 +11,7 @@ import {
 } from '../core/errors.js';
 import type { Database, User } from '../db/schema.js';
 import { nowString } from '../tools/time.js';
+import { lazyRequire } from '../tools/lazy-require.js';
 import type { Transaction } from 'kysely';
 import {
   assertNotLocked,
@@ -65,7 +66,11 @@ export async function setUpTotp(ctx: AppContext, user: User) {
     .onConflict((oc) => oc.column('user_id').doUpdateSet({ pending_secret: pending, updated }))
     .execute();
   const uri = totpOf(secret, ctx.config.appName, user.email).toString();
-  const qrSvg = await QRCode.toString(uri, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
+  const qrSvg = await lazyRequire<typeof QRCode>('qrcode').toString(uri, {
+    type: 'svg',
+    margin: 2,
+    errorCorrectionLevel: 'M',
+  });
   return { secret, uri, qrSvg };
 }
 

@@ -23,18 +23,23 @@ export interface NginxOptions {
   upstreams: string[];
   /** Extra directives for the proxying `location /` block. */
   locationExtra?: string;
+  /** The whole nginx.conf for this temp directory and port, instead of the simple proxy. */
+  config?: (dir: string, port: number) => string;
 }
 
 export const NGINX_INSTALL = 'apt-get install -y nginx-light (or nginx); .ci/run does this';
 
-export function nginxConfig(dir: string, port: number, options: NginxOptions): string {
-  const servers = options.upstreams.map((u) => `    server ${new URL(u).host};`).join('\n');
+/**
+ * A whole nginx configuration around `http` (the inside of its http block) for a test run: in the
+ * foreground, one process, every file it writes inside `dir`.
+ */
+export function testNginxMain(dir: string, workerConnections: number, http: string): string {
   return `daemon off;
 master_process off;
 worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
-events { worker_connections 512; }
+events { worker_connections ${workerConnections}; }
 http {
   access_log off;
   client_body_temp_path ${dir}/tmp/body;
@@ -42,7 +47,17 @@ http {
   fastcgi_temp_path ${dir}/tmp/fastcgi;
   uwsgi_temp_path ${dir}/tmp/uwsgi;
   scgi_temp_path ${dir}/tmp/scgi;
-  upstream app {
+${http}
+}
+`;
+}
+
+export function nginxConfig(dir: string, port: number, options: NginxOptions): string {
+  const servers = options.upstreams.map((u) => `    server ${new URL(u).host};`).join('\n');
+  return testNginxMain(
+    dir,
+    512,
+    `  upstream app {
 ${servers}
     keepalive 16;
   }
@@ -57,9 +72,8 @@ ${servers}
       proxy_set_header X-Forwarded-Proto $scheme;
 ${options.locationExtra ?? ''}
     }
-  }
-}
-`;
+  }`,
+  );
 }
 
 export async function startNginx(options: NginxOptions): Promise<NginxProxy> {
@@ -71,7 +85,7 @@ export async function startNginx(options: NginxOptions): Promise<NginxProxy> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
     const conf = path.join(dir, 'nginx.conf');
-    writeFileSync(conf, nginxConfig(dir, port, options));
+    writeFileSync(conf, (options.config ?? ((d, p) => nginxConfig(d, p, options)))(dir, port));
     const child: ChildProcess = spawn(nginx, ['-p', dir, '-c', conf, '-e', `${dir}/error.log`], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });

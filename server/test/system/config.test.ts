@@ -99,4 +99,48 @@ describe('configuration from the environment', () => {
       loadConfig({ TRUST_PROXY: '10.0.0.5, 10.0.1.0/24,::1,2001:DB8::/32' }).trustProxy,
     ).toEqual(['10.0.0.5', '10.0.1.0/24', '::1', '2001:db8::/32']);
   });
+  it("sign-in providers: OAUTH2_PROVIDERS with each one's client, checked at start", () => {
+    expect(loadConfig({}).providers).toEqual([]);
+    const c = loadConfig({
+      OAUTH2_PROVIDERS: ' GitHub, oidc ',
+      OAUTH2_GITHUB_CLIENT_ID: 'gh-id',
+      OAUTH2_GITHUB_CLIENT_SECRET: 'gh-secret',
+      OAUTH2_OIDC_CLIENT_ID: 'oidc-id',
+      OAUTH2_OIDC_CLIENT_SECRET: 'oidc-secret',
+      OAUTH2_OIDC_ISSUER: 'https://id.example.org/realms/main',
+      OAUTH2_OIDC_NAME: 'Example ID',
+      OAUTH2_TIMEOUT_MS: '2500',
+    });
+    expect(c.providers).toEqual([
+      { name: 'github', displayName: 'GitHub', clientId: 'gh-id', clientSecret: 'gh-secret' },
+      {
+        name: 'oidc',
+        displayName: 'Example ID',
+        clientId: 'oidc-id',
+        clientSecret: 'oidc-secret',
+        issuer: 'https://id.example.org/realms/main',
+      },
+    ]);
+    expect(c.providerTimeoutMs).toBe(2500);
+    expect(loadConfig({}).providerTimeoutMs).toBe(10_000);
+
+    expect(errorOf({ OAUTH2_PROVIDERS: 'myspace' }).message).toContain(
+      'OAUTH2_PROVIDERS names "myspace", which is not one of github, google, oidc',
+    );
+    const missing = errorOf({ OAUTH2_PROVIDERS: 'google,oidc' }).message;
+    expect(missing).toContain('OAUTH2_GOOGLE_CLIENT_ID must be set');
+    expect(missing).toContain('OAUTH2_GOOGLE_CLIENT_SECRET must be set');
+    expect(missing).toContain('OAUTH2_OIDC_ISSUER must be set');
+    const client = { OAUTH2_OIDC_CLIENT_ID: 'a', OAUTH2_OIDC_CLIENT_SECRET: 'b' };
+    expect(
+      errorOf({ OAUTH2_PROVIDERS: 'oidc', ...client, OAUTH2_OIDC_ISSUER: 'http://id.example.org' })
+        .message,
+    ).toContain('OAUTH2_OIDC_ISSUER must be https://');
+    expect(
+      loadConfig({ OAUTH2_PROVIDERS: 'oidc', ...client, OAUTH2_OIDC_ISSUER: 'http://127.0.0.1:9' })
+        .providers[0]?.issuer,
+    ).toBe('http://127.0.0.1:9');
+    expect(errorOf({ OAUTH2_PROVIDERS: 'oidc,oidc', ...client }).message).toContain('twice');
+    expect(errorOf({ OAUTH2_TIMEOUT_MS: '0' }).message).toContain('OAUTH2_TIMEOUT_MS');
+  });
 });

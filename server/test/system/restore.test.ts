@@ -112,7 +112,7 @@ describe('backup and restore (SQLite)', () => {
     }
   }, 120_000);
 
-  it('restore refuses a file that is not a Gatehouse SQLite database, and refuses on PostgreSQL', async () => {
+  it('restore refuses a file that is not a Gatehouse SQLite database, and a SQLite file on PostgreSQL', async () => {
     const dir = tempDir();
     const dataDir = path.join(dir, 'data');
     const env = { DATA_DIR: dataDir, APP_URL };
@@ -137,7 +137,7 @@ describe('backup and restore (SQLite)', () => {
       TOKEN_SECRET: testTokenSecret(),
     });
     expect(pg.code).not.toBe(0);
-    expect(pg.stderr).toMatch(/pg_restore/);
+    expect(pg.stderr).toMatch(/is not a PostgreSQL backup made by pg_dump -Fc/);
   }, 120_000);
 
   it('an unknown user of the data directory also blocks a restore (any process with the database open)', async () => {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ErrorComponentProps } from '@tanstack/react-router';
 import { Button } from './ui/button';
 import { Card } from './ui/card';
-import { ScreenHeading, ScreenShell, usePageTitle } from './ui/screen';
+import { ScreenHeader, ScreenShell, usePageTitle } from './ui/screen';
 
 /** The generic failure view (the router's default error component). */
 export function ErrorView({ error, reset }: ErrorComponentProps) {
@@ -11,8 +11,8 @@ export function ErrorView({ error, reset }: ErrorComponentProps) {
   const message = error instanceof Error ? error.message : String(error);
   return (
     <ScreenShell>
+      <ScreenHeader title="Something went wrong!" />
       <Card className="flex flex-col gap-4">
-        <ScreenHeading>Something went wrong!</ScreenHeading>
         <p className="text-slate-700 dark:text-slate-300">
           An unexpected error stopped this page from loading.
         </p>

@@ -1,6 +1,7 @@
 /**
- * Values the server writes into index.html at start (`<meta name="application-name">` and
- * `<meta name="app-url">`). In dev, or when APP_URL is empty, the app falls back to its own origin.
+ * Values the server writes into index.html at start (`<meta name="application-name">`,
+ * `<meta name="app-url">`, and `<meta name="sign-in-providers">` when providers are configured).
+ * In dev, or when APP_URL is empty, the app falls back to its own origin.
  */
 function readMeta(name: string): string {
   if (typeof document === 'undefined') return '';
@@ -24,4 +25,25 @@ export function pageTitle(screen: string): string {
 
 export function inviteLink(code: string): string {
   return `${appUrl()}/signup?code=${encodeURIComponent(code)}`;
+}
+
+/** A sign-in provider the server is configured with (OAUTH2_PROVIDERS). */
+export interface SignInProvider {
+  name: string;
+  displayName: string;
+}
+
+/** The configured sign-in providers, in the server's order; none when the server names none. */
+export function signInProviders(): SignInProvider[] {
+  const raw = readMeta('sign-in-providers');
+  if (!raw) return [];
+  try {
+    const list = JSON.parse(raw) as unknown;
+    if (!Array.isArray(list)) return [];
+    return list.filter(
+      (p): p is SignInProvider => typeof p?.name === 'string' && typeof p?.displayName === 'string',
+    );
+  } catch {
+    return [];
+  }
 }

@@ -33,7 +33,27 @@ export interface Auth {
    * (`POST /api/gatehouse/auth-with-totp`). Throws the server's error (400 `data.code`: wrong
    * code; 400 `data.mfaId`: start again; 429: locked).
    */
-  completeSecondStep(mfaId: string, code: string): Promise<'ok' | 'unverified'>;
+  completeSecondStep(mfaId: string, code: string): Promise<'ok' | Unverified>;
+  /**
+   * Signs in with a passkey: `response` is what the browser's WebAuthn prompt answered (as
+   * `@simplewebauthn/browser` shapes it), sent to `POST /api/gatehouse/auth-with-passkey`. The
+   * server decides whether that is the whole sign-in (a passkey is possession plus user
+   * verification): its 401 with an `mfaId` asks for the second step all the same. An unverified
+   * account gets no session. Throws the server's error (400 `data.response`: a passkey it does not
+   * accept; 429).
+   */
+  signInWithPasskey(response: unknown): Promise<'ok' | Unverified | SecondStep>;
+  /**
+   * Signs in with a provider through the SDK's own flow (`authWithOAuth2`: a popup at the
+   * provider, the code back over realtime); with `createData.inviteCode` a new identity signs up.
+   * Results as `signIn`; throws the SDK's error otherwise (a closed popup, the server's 400).
+   */
+  signInWithProvider(provider: string, createData?: { inviteCode: string }): Promise<SignInResult>;
+  /**
+   * Connects a provider to the signed-in member: the same flow with this session's token, which
+   * the server answers with a fresh token for this same session.
+   */
+  connectProvider(provider: string): Promise<void>;
   /** Ends the session on the server (`POST /api/gatehouse/logout`), then here, even if that fails. */
   signOut(): Promise<void>;
   /** Calls `onChange` whenever the session changes (in this tab or another). */
@@ -45,9 +65,22 @@ export interface Auth {
   onSessionExpired(onExpired: () => void): () => void;
 }
 
-export type SignInResult = 'ok' | 'unverified' | { step: 'second-step'; mfaId: string };
+export type SignInResult = 'ok' | 'unverified' | SecondStep;
+/** The server wants the second step of this sign-in (`completeSecondStep`). */
+export interface SecondStep {
+  step: 'second-step';
+  mfaId: string;
+}
+/** The account is not verified yet: no session; the login screen shows its notice for `email`. */
+export interface Unverified {
+  step: 'unverified';
+  email: string;
+}
 
-/** The `mfaId` of auth-with-password's 401 for a member with two-step sign-in on, if it is one. */
+/**
+ * The `mfaId` of a first step's 401 (auth-with-password, auth-with-passkey) asking for the second
+ * step, if it is one.
+ */
 // Checked by shape: this module stays free of the SDK until it is first used.
 function mfaIdOf(err: unknown): string | null {
   const failure = err as { status?: unknown; response?: { mfaId?: unknown } } | null;
@@ -71,17 +104,68 @@ const loadClient = async () => {
     client.onResponse((response, data, sentToken) =>
       watchAnswer(client.pb, response, data, sentToken),
     );
+    client.pb.authStore.onChange(() => followSession(client.pb));
+    followSession(client.pb);
   }
   return client;
 };
+
+/** The session's end, told by the server: the local session ends and the listeners hear it. */
+function sessionEnded(pb: PocketBase) {
+  pb.authStore.clear();
+  for (const listener of [...expiredListeners]) listener();
+}
+
+/**
+ * Realtime (docs/decisions/0035): while signed in, the tab follows its own record on
+ * `users/{id}`. An update is stored; `delete` (the account ended) ends the session. The server
+ * ends the stream of a session that ended elsewhere (Sign Out on another device, a password or
+ * email change); the SDK reconnects at once, and on every reconnect the session is confirmed with
+ * auth-refresh, whose 401 ends it here through `watchAnswer`.
+ */
+let following: { userId: string; stop: () => void } | null = null;
+
+function followSession(pb: PocketBase) {
+  const userId = pb.authStore.isValid ? (pb.authStore.record?.id ?? '') : '';
+  if (following?.userId === userId) return;
+  following?.stop();
+  following = null;
+  // No EventSource (an old browser, component tests): the 401 rule alone applies.
+  if (!userId || typeof EventSource === 'undefined') return;
+  const entry = { userId, stop: () => {} };
+  following = entry;
+  let connects = 0;
+  const subscriptions = Promise.all([
+    pb.realtime.subscribe('PB_CONNECT', () => {
+      connects += 1;
+      if (connects > 1 && pb.authStore.isValid) {
+        pb.collection('users')
+          .authRefresh()
+          .catch(() => {});
+      }
+    }),
+    pb.realtime.subscribe(`users/${userId}`, (event: { action?: string; record?: unknown }) => {
+      if (pb.authStore.record?.id !== userId) return;
+      if (event.action === 'delete') return sessionEnded(pb);
+      const record = event.record as Partial<UserRecord> | undefined;
+      if (event.action === 'update' && record?.id === userId) {
+        pb.authStore.save(pb.authStore.token, { ...pb.authStore.record, ...record });
+      }
+    }),
+  ]);
+  entry.stop = () => {
+    void subscriptions.then((offs) => offs.forEach((off) => void off())).catch(() => {});
+  };
+  // Realtime unavailable: the 401 rule still ends a session on the next request.
+  subscriptions.catch(() => {});
+}
 
 function watchAnswer(pb: PocketBase, response: Response, data: unknown, sentToken: string) {
   // Only answers to this session's own requests count (not a guest's, not an older session's).
   if (!sentToken || sentToken !== pb.authStore.token) return;
   if (response.status === 401) {
     if (ownRequests > 0) return;
-    pb.authStore.clear();
-    for (const listener of [...expiredListeners]) listener();
+    sessionEnded(pb);
     return;
   }
   const fresh = response.ok ? response.headers.get(FRESH_TOKEN_HEADER) : null;
@@ -173,9 +257,46 @@ export function createAuth(): Auth {
         '/api/gatehouse/auth-with-totp',
         { method: 'POST', body: { mfaId, code: code.trim() } },
       );
-      if (!record.verified) return 'unverified';
+      if (!record.verified) return { step: 'unverified', email: record.email };
       pb.authStore.save(token, record);
       return 'ok';
+    },
+    async signInWithPasskey(response) {
+      const { pb } = await loadClient();
+      let answer: { token: string; record: UserRecord };
+      try {
+        answer = await pb.send('/api/gatehouse/auth-with-passkey', {
+          method: 'POST',
+          body: { response },
+        });
+      } catch (err) {
+        const mfaId = mfaIdOf(err);
+        if (mfaId) return { step: 'second-step', mfaId };
+        throw err;
+      }
+      if (!answer.record.verified) return { step: 'unverified', email: answer.record.email };
+      pb.authStore.save(answer.token, answer.record);
+      return 'ok';
+    },
+    async signInWithProvider(provider, createData) {
+      const { pb } = await loadClient();
+      let record: UserRecord;
+      try {
+        ({ record } = await pb
+          .collection('users')
+          .authWithOAuth2<UserRecord>({ provider, ...(createData ? { createData } : {}) }));
+      } catch (err) {
+        const mfaId = mfaIdOf(err);
+        if (mfaId) return { step: 'second-step', mfaId };
+        throw err;
+      }
+      if (record.verified) return 'ok';
+      await endSession();
+      return 'unverified';
+    },
+    async connectProvider(provider) {
+      const { pb } = await loadClient();
+      await pb.collection('users').authWithOAuth2<UserRecord>({ provider });
     },
     signOut,
     subscribe(onChange) {

@@ -32,5 +32,5 @@ export function useCountdown(seconds: number, active: boolean, onDone: () => voi
 }
 
 export function redirectText(secondsLeft: number): string {
-  return `Redirecting to login in ${secondsLeft} ${secondsLeft === 1 ? 'second' : 'seconds'}...`;
+  return `Opening the sign-in screen in ${secondsLeft} ${secondsLeft === 1 ? 'second' : 'seconds'}...`;
 }

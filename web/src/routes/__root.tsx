@@ -1,5 +1,6 @@
 import { Outlet, createRootRouteWithContext } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
+import { AppShell } from '../components/app-shell';
 import type { Auth } from '../lib/auth';
 
 export interface RouterContext {
@@ -15,8 +16,8 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 
 function RootLayout() {
   return (
-    <main className="min-h-screen">
+    <AppShell>
       <Outlet />
-    </main>
+    </AppShell>
   );
 }

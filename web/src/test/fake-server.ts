@@ -9,6 +9,8 @@ import { AUTH_STORAGE_KEY, type UserRecord } from '../lib/session';
 export interface FakeRequest {
   method: string;
   path: string;
+  /** The query string's parameters. */
+  query: URLSearchParams;
   headers: Headers;
   body: unknown;
 }
@@ -36,6 +38,8 @@ export function fieldErrors(fields: Record<string, string>) {
   );
 }
 
+export type FakeServer = ReturnType<typeof fakeServer>;
+
 export function fakeServer(routes: Record<string, Handler>) {
   const requests: FakeRequest[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -55,6 +59,7 @@ export function fakeServer(routes: Record<string, Handler>) {
     const req: FakeRequest = {
       method,
       path: url.pathname,
+      query: url.searchParams,
       headers: new Headers(init?.headers),
       body,
     };
@@ -73,6 +78,23 @@ export function fakeServer(routes: Record<string, Handler>) {
 }
 
 /** A JWT-shaped token the SDK accepts as unexpired (it only decodes the payload). */
+/** A mailed link's token as the server makes it (`verification` or `passwordReset`), unsigned. */
+export function makeLinkToken(
+  type: 'verification' | 'passwordReset',
+  { email = 'alice@example.com', secondsLeft = 1800 } = {},
+): string {
+  const payload = btoa(
+    JSON.stringify({
+      id: 'u1',
+      type,
+      email,
+      collectionId: '_pb_users_auth_',
+      exp: Math.floor(Date.now() / 1000) + secondsLeft,
+    }),
+  ).replace(/=+$/, '');
+  return `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.${payload}.signature`;
+}
+
 export function makeToken(id: string, secondsLeft = 3600): string {
   const payload = btoa(
     JSON.stringify({

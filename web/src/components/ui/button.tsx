@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes, Ref } from 'react';
 import { cn } from './cn';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
@@ -27,6 +27,7 @@ export function buttonClass(variant: Variant = 'primary', extra?: string): strin
 
 interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: Variant;
+  ref?: Ref<HTMLButtonElement>;
 }
 
 export function Button({ variant = 'primary', className, type = 'button', ...rest }: ButtonProps) {

@@ -35,7 +35,29 @@ export function ScreenHeading({
   );
 }
 
-/** A centred column for a screen. */
+/**
+ * The top of every screen, always above its cards: the h1 (which takes focus) and an optional
+ * line under it. Give it a `key` to refocus when the screen's state changes.
+ */
+export function ScreenHeader({
+  title,
+  description,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+}) {
+  return (
+    <div className="flex flex-col gap-2">
+      <ScreenHeading>{title}</ScreenHeading>
+      {description ? <p className="text-slate-700 dark:text-slate-300">{description}</p> : null}
+    </div>
+  );
+}
+
+/**
+ * A centred column for a screen, in one of two widths: `narrow` for the forms and one-step
+ * screens (sign-in, sign-up, links from mail, errors), `wide` for the signed-in member's pages.
+ */
 export function ScreenShell({
   children,
   width = 'narrow',

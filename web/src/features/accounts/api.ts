@@ -2,6 +2,7 @@ import { ClientResponseError } from 'pocketbase';
 import { queryOptions } from '@tanstack/react-query';
 import { errorStatus, fieldCode, fieldError, errorMessage, pb } from '../../lib/pb';
 import type { UserRecord } from '../../lib/session';
+import { noteMailRequested } from './resend-wait';
 import { SAME_EMAIL_MESSAGE } from './validation';
 
 const users = () => pb.collection('users');
@@ -27,6 +28,7 @@ export async function signUp(input: {
   // ask again from the login screen, so it does not turn the sign-up into a failure.
   try {
     await requestVerification(email);
+    noteMailRequested('verification', email);
   } catch (err) {
     console.error('Failed to request the verification email', err);
   }
@@ -45,6 +47,48 @@ export function signUpErrorMessage(err: unknown): string {
 
 export async function requestPasswordReset(email: string): Promise<void> {
   await users().requestPasswordReset(email.trim());
+}
+
+/**
+ * Whether a typed invite code would let someone sign up now (POST
+ * /api/gatehouse/invite-codes/check): 'invalid' with the server's message, or 'ok'; 'unknown'
+ * when the server could not say (offline, the limit), and sign-up will tell.
+ */
+export async function checkInviteCode(
+  code: string,
+): Promise<{ status: 'ok' | 'unknown' } | { status: 'invalid'; message: string }> {
+  try {
+    await pb.send('/api/gatehouse/invite-codes/check', {
+      method: 'POST',
+      body: { inviteCode: code.trim() },
+    });
+    return { status: 'ok' };
+  } catch (err) {
+    const message = fieldError(err, 'inviteCode');
+    return message && errorStatus(err) === 400
+      ? { status: 'invalid', message }
+      : { status: 'unknown' };
+  }
+}
+
+/** The link in the mail is bad, expired or used: the token is what the server refused. */
+export function isBadLink(err: unknown): boolean {
+  return fieldCode(err, 'token') !== undefined;
+}
+
+/**
+ * Asks the server whether a reset link still works, without changing anything: confirm-password-
+ * reset with no password reports every field's error together, the token's among them
+ * (docs/api.md). 'bad' when the server refused the token, else 'ok' (an answer it could not give
+ * counts as ok: the form will tell).
+ */
+export async function checkResetLink(token: string): Promise<'ok' | 'bad'> {
+  try {
+    await users().confirmPasswordReset(token, '', '');
+  } catch (err) {
+    return isBadLink(err) ? 'bad' : 'ok';
+  }
+  return 'ok';
 }
 
 export async function confirmPasswordReset(

@@ -3,12 +3,12 @@ import { useNavigate } from '@tanstack/react-router';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { Field } from '../../components/ui/field';
 import { ScreenHeading, ScreenShell, usePageTitle } from '../../components/ui/screen';
 import { useAuth } from '../../lib/auth';
 import { useCountdown } from '../../lib/use-countdown';
 import { useFormSubmit } from '../../lib/use-form-submit';
 import { confirmEmailChange, confirmEmailChangeError } from './api';
+import { CurrentPasswordField } from './current-password-field';
 import { RedirectCard } from './redirect-card';
 import { checkPassword } from './validation';
 
@@ -73,15 +73,10 @@ export function ConfirmEmailChangeScreen({ token }: { token: string }) {
             {form.error}
           </LiveMessage>
           <div className="flex flex-col gap-4">
-            <Field
+            <CurrentPasswordField
               ref={refs.password}
-              label="Password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
               value={password}
-              aria-invalid={form.invalid === 'password' || undefined}
+              invalid={form.invalid === 'password'}
               error={passwordError}
               onChange={(e) => setPassword(e.target.value)}
             />

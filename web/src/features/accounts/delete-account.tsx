@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { Alert, LiveMessage } from '../../components/ui/alert';
+import { TitledCard } from '../../components/ui/card';
 import { Button } from '../../components/ui/button';
 import { useAuth } from '../../lib/auth';
 import { errorMessage } from '../../lib/pb';
@@ -32,15 +33,17 @@ export function DeleteAccount({ user }: { user: UserRecord | null }) {
       setStep('confirming');
       return;
     }
+    await navigate({ to: '/', state: { notice: 'deleted' } });
     queryClient.clear();
-    await navigate({ to: '/' });
   }
 
   return (
-    <div>
-      <LiveMessage tone="error" alertClassName="mb-3">
-        {error}
-      </LiveMessage>
+    <TitledCard
+      title="Danger Zone"
+      description="Deleting your account removes your profile and your unused invite codes. People you invited keep their accounts."
+      className="border-red-300 dark:border-red-900"
+    >
+      <LiveMessage tone="error">{error}</LiveMessage>
       {step === 'idle' ? (
         <Button variant="danger" className="w-full sm:w-auto" onClick={() => setStep('confirming')}>
           Delete Account
@@ -73,6 +76,6 @@ export function DeleteAccount({ user }: { user: UserRecord | null }) {
           </div>
         </Alert>
       )}
-    </div>
+    </TitledCard>
   );
 }

@@ -6,11 +6,17 @@ export function EmailField({
   value,
   onChange,
   invalid,
+  passkeys = false,
   ref,
 }: {
   value: string;
   onChange: ChangeEventHandler<HTMLInputElement>;
   invalid: boolean;
+  /**
+   * The sign-in form's field: the browser may also offer the member's passkeys for this site in
+   * its autofill list (`autocomplete="username webauthn"`, WebAuthn's conditional mediation).
+   */
+  passkeys?: boolean;
   ref: RefObject<HTMLInputElement | null>;
 }) {
   return (
@@ -19,7 +25,7 @@ export function EmailField({
       label="Email"
       name="email"
       type="email"
-      autoComplete="email"
+      autoComplete={passkeys ? 'username webauthn' : 'email'}
       required
       value={value}
       aria-invalid={invalid || undefined}

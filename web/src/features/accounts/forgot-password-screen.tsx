@@ -1,36 +1,45 @@
 import { useRef, useState } from 'react';
-import { Link } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { NavButton } from '../../components/ui/nav-button';
-import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
+import { ScreenHeader, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
+import { useCarriedEmail } from '../../lib/history-state';
 import { useFormSubmit } from '../../lib/use-form-submit';
 import { requestPasswordReset } from './api';
 import { EmailField } from './email-field';
+import { formatWait, useMailWait } from './resend-wait';
 import { checkEmail } from './validation';
 
 export function ForgotPasswordScreen() {
   usePageTitle('Forgot password');
-  const [email, setEmail] = useState('');
+  const navigate = useNavigate();
+  // The email typed on the login screen (or in a link that no longer works) comes along.
+  const carriedEmail = useCarriedEmail();
+  const [email, setEmail] = useState(carriedEmail);
   const emailRef = useRef<HTMLInputElement>(null);
+  const wait = useMailWait('reset', email);
   const form = useFormSubmit({
     check: () => checkEmail(email),
     fields: { email: emailRef },
-    submit: () => requestPasswordReset(email),
+    submit: async () => {
+      await requestPasswordReset(email);
+      wait.requested();
+    },
     failure: () =>
       'Failed to send password reset email. Please check your email address and try again.',
   });
+  const backToLogin = () => void navigate({ to: '/', state: { email: email.trim() } });
 
   if (form.done) {
     return (
       <ScreenShell>
+        <ScreenHeader key="sent" title="Email Sent" />
         <Card className="flex flex-col gap-4">
-          <ScreenHeading>Email Sent</ScreenHeading>
           <p role="status">Password reset email sent! Please check your inbox and spam folder.</p>
-          <NavButton to="/" className="w-full">
+          <Button className="w-full" onClick={backToLogin}>
             Back to Login
-          </NavButton>
+          </Button>
         </Card>
       </ScreenShell>
     );
@@ -38,12 +47,10 @@ export function ForgotPasswordScreen() {
 
   return (
     <ScreenShell>
-      <div className="flex flex-col gap-2">
-        <ScreenHeading>Forgot Password</ScreenHeading>
-        <p className="text-slate-700 dark:text-slate-300">
-          Enter your email address and we&apos;ll send you a link to reset your password.
-        </p>
-      </div>
+      <ScreenHeader
+        title="Forgot Password"
+        description="Enter your email address and we'll send you a link to reset your password."
+      />
       <Card>
         <form noValidate onSubmit={form.onSubmit} aria-label="Request a password reset">
           <LiveMessage tone="error" alertClassName="mb-4">
@@ -56,7 +63,13 @@ export function ForgotPasswordScreen() {
               invalid={form.invalid === 'email'}
               onChange={(e) => setEmail(e.target.value)}
             />
-            <Button type="submit" className="w-full" disabled={form.busy}>
+            {wait.secondsLeft > 0 ? (
+              <p className="text-sm text-slate-700 dark:text-slate-300">
+                A reset link was sent to this address less than 2 minutes ago. You can ask for
+                another in {formatWait(wait.secondsLeft)}.
+              </p>
+            ) : null}
+            <Button type="submit" className="w-full" disabled={form.busy || wait.secondsLeft > 0}>
               {form.busy ? 'Sending...' : 'Send Reset Link'}
             </Button>
           </div>
@@ -64,7 +77,7 @@ export function ForgotPasswordScreen() {
       </Card>
       <p className="text-center text-slate-700 dark:text-slate-300">
         Remembered it?{' '}
-        <Link to="/" className={textLink}>
+        <Link to="/" state={{ email: email.trim() }} className={textLink}>
           Back to sign in
         </Link>
       </p>

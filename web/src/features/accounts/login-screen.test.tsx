@@ -132,6 +132,42 @@ describe('Login (/)', () => {
       });
     });
 
+    it('after a resend the button waits out the 2 minutes with a countdown, also after a reload', async () => {
+      const server = fakeServer({
+        [AUTH]: () => json(200, { token: makeToken(bob.id), record: bob }),
+        [RESEND]: () => noContent(),
+      });
+      const first = renderApp('/');
+      await fillAndSubmit(first.user, 'bob@example.com');
+      await first.user.click(
+        await screen.findByRole('button', { name: 'Resend Verification Email' }),
+      );
+      await findAnnounced('Verification email sent! Check your inbox.', 'status');
+      const waiting = screen.getByRole('button', { name: /^Resend in [12]:\d\d$/ });
+      expect(waiting).toBeDisabled();
+      first.unmount();
+
+      // The page is loaded again: signing in shows the same wait, and nothing more is sent.
+      const second = renderApp('/');
+      await fillAndSubmit(second.user, 'bob@example.com');
+      expect(await screen.findByRole('button', { name: /^Resend in [12]:\d\d$/ })).toBeDisabled();
+      expect(screen.queryByText('Verification email sent! Check your inbox.')).toBeNull();
+      expect(server.to('POST', '/api/collections/users/request-verification')).toHaveLength(1);
+    });
+
+    it('the button is ready again once 2 minutes have passed', async () => {
+      window.sessionStorage.setItem(
+        'gatehouse.mailRequested',
+        JSON.stringify({ 'verification:bob@example.com': Date.now() - 121_000 }),
+      );
+      fakeServer({ [AUTH]: () => json(200, { token: makeToken(bob.id), record: bob }) });
+      const { user } = renderApp('/');
+      await fillAndSubmit(user, 'bob@example.com');
+      expect(
+        await screen.findByRole('button', { name: 'Resend Verification Email' }),
+      ).toBeEnabled();
+    });
+
     it('says so when resending fails', async () => {
       fakeServer({
         [AUTH]: () => json(200, { token: makeToken(bob.id), record: bob }),
@@ -142,6 +178,15 @@ describe('Login (/)', () => {
       await user.click(await screen.findByRole('button', { name: 'Resend Verification Email' }));
       await findAnnounced('Failed to resend verification email. Please try again.');
     });
+  });
+
+  it('carries the typed email to Forgot Password', async () => {
+    fakeServer({});
+    const { user } = renderApp('/');
+    await user.type(await screen.findByLabelText('Email'), 'carol@example.com');
+    await user.click(screen.getByRole('link', { name: 'Forgot password?' }));
+    await screen.findByRole('heading', { level: 1, name: 'Forgot Password' });
+    expect(screen.getByLabelText('Email')).toHaveValue('carol@example.com');
   });
 
   it('sends a signed-in user to /home', async () => {

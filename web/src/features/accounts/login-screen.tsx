@@ -3,11 +3,16 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { Alert, LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { Field } from '../../components/ui/field';
-import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
+import { ScreenHeader, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
 import { useAuth } from '../../lib/auth';
+import { NOTICE_TEXT, useCarriedEmail, useNotice } from '../../lib/history-state';
+import { afterSignIn } from '../../lib/return-to';
 import { useFormSubmit } from '../../lib/use-form-submit';
+import { ContinueWithProvidersSection } from '../providers/continue-with-providers-section';
+import { CurrentPasswordField } from './current-password-field';
 import { EmailField } from './email-field';
+import { PasskeySignInSection } from '../passkeys/passkey-sign-in-section';
+import { formatWait, useMailWait } from './resend-wait';
 import { SecondStep } from './second-step';
 import { checkLogin } from './validation';
 
@@ -19,31 +24,36 @@ function preloadApi() {
 
 /** Where the sign-in stands: the password step (with what the second step sent back), or the code. */
 type Step =
-  | { kind: 'password'; unverifiedEmail?: string; error?: string }
-  | { kind: 'code'; mfaId: string; email: string };
+  { kind: 'password'; unverifiedEmail?: string; error?: string } | { kind: 'code'; mfaId: string };
 
-export function LoginScreen() {
+/**
+ * `returnTo`: the screen a visitor was going to when a signed-in screen sent them here (the
+ * `redirect` search param); a sign-in ends there when it is a path of this app, else on Home.
+ */
+export function LoginScreen({ returnTo }: { returnTo?: string }) {
   usePageTitle('Sign in');
-  const [email, setEmail] = useState('');
+  const carriedEmail = useCarriedEmail();
+  const [email, setEmail] = useState(carriedEmail);
   const [step, setStep] = useState<Step>({ kind: 'password' });
+  const next = afterSignIn(returnTo);
   if (step.kind === 'code') {
     return (
       <SecondStep
         mfaId={step.mfaId}
+        next={next}
         onBack={(outcome) => setStep({ kind: 'password', ...outcome })}
-        onUnverified={() => setStep({ kind: 'password', unverifiedEmail: step.email })}
+        onUnverified={(unverifiedEmail) => setStep({ kind: 'password', unverifiedEmail })}
       />
     );
   }
   return (
     <PasswordStep
       email={email}
+      next={next}
       onEmailChange={setEmail}
       unverifiedEmail={step.unverifiedEmail}
       error={step.error}
-      onSecondStep={(mfaId, signedInEmail) =>
-        setStep({ kind: 'code', mfaId, email: signedInEmail })
-      }
+      onSecondStep={(mfaId) => setStep({ kind: 'code', mfaId })}
     />
   );
 }
@@ -51,12 +61,14 @@ export function LoginScreen() {
 /** The first step: email and password (docs/product.md, Login). */
 function PasswordStep(props: {
   email: string;
+  /** Where a sign-in ends (an app path). */
+  next: string;
   onEmailChange: (email: string) => void;
   /** Set when the second step found the account unverified. */
   unverifiedEmail?: string;
   /** Set when the second step sent the member back (an expired second-step session). */
   error?: string;
-  onSecondStep: (mfaId: string, email: string) => void;
+  onSecondStep: (mfaId: string) => void;
 }) {
   const auth = useAuth();
   const navigate = useNavigate();
@@ -72,9 +84,13 @@ function PasswordStep(props: {
     password: useRef<HTMLInputElement>(null),
   };
   const [resend, setResend] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
+  // What brought the member here (a Log Out, a deletion), until they try to sign in.
+  const notice = useNotice();
+  const [showNotice, setShowNotice] = useState(true);
   const form = useFormSubmit({
     onStart: () => {
       setResend('idle');
+      setShowNotice(false);
       setCarried({ unverifiedEmail: null, error: null });
     },
     check: () => checkLogin({ email, password }),
@@ -83,27 +99,37 @@ function PasswordStep(props: {
       const result = await auth.signIn(email, password);
       if (result === 'unverified') return { unverifiedEmail: email.trim() };
       if (result !== 'ok') {
-        props.onSecondStep(result.mfaId, email.trim());
+        props.onSecondStep(result.mfaId);
         return { unverifiedEmail: null };
       }
-      await navigate({ to: '/home' });
+      await navigate({ href: props.next });
       return { unverifiedEmail: null };
     },
     // Being told the password is wrong when it was the attempt limit would send people to
     // reset a password that works.
-    failure: (err) =>
-      (err as { status?: unknown } | null)?.status === 429
-        ? 'Too many sign-in attempts. Please wait a minute and try again.'
-        : 'Invalid email or password. Please try again.',
+    failure: (err) => {
+      const failure = err as { status?: unknown; response?: { message?: unknown } } | null;
+      if (failure?.status === 429) {
+        return 'Too many sign-in attempts. Please wait a minute and try again.';
+      }
+      // The right password for a disabled account: the server says so (docs/api.md).
+      if (failure?.status === 403 && typeof failure.response?.message === 'string') {
+        return failure.response.message;
+      }
+      return 'Invalid email or password. Please try again.';
+    },
   });
   const unverifiedEmail = form.result?.unverifiedEmail ?? carried.unverifiedEmail;
+  // A mail this browser asked for in the last 2 minutes: the server would not send another yet.
+  const wait = useMailWait('verification', unverifiedEmail ?? '');
 
   async function onResend() {
-    if (!unverifiedEmail) return;
+    if (!unverifiedEmail || wait.secondsLeft > 0) return;
     setResend('sending');
     try {
       const { requestVerification } = await import('./api');
       await requestVerification(unverifiedEmail);
+      wait.requested();
       setResend('sent');
     } catch {
       setResend('failed');
@@ -112,12 +138,12 @@ function PasswordStep(props: {
 
   return (
     <ScreenShell>
-      <div className="flex flex-col gap-2">
-        <ScreenHeading>Welcome back</ScreenHeading>
-        <p className="text-slate-700 dark:text-slate-300">Sign in to your account.</p>
-      </div>
+      <ScreenHeader title="Welcome back" description="Sign in to your account." />
       <Card>
         <form noValidate onSubmit={form.onSubmit} onFocus={preloadApi} aria-label="Sign in">
+          <LiveMessage tone="success" alertClassName="mb-4">
+            {notice && showNotice ? NOTICE_TEXT[notice] : null}
+          </LiveMessage>
           <LiveMessage tone="error" alertClassName="mb-4">
             {form.error ?? carried.error}
           </LiveMessage>
@@ -134,10 +160,20 @@ function PasswordStep(props: {
                   variant="secondary"
                   className="mt-3 min-w-56"
                   onClick={onResend}
-                  disabled={resend === 'sending'}
+                  disabled={resend === 'sending' || wait.secondsLeft > 0}
                 >
-                  {resend === 'sending' ? 'Sending...' : 'Resend Verification Email'}
+                  {resend === 'sending'
+                    ? 'Sending...'
+                    : wait.secondsLeft > 0
+                      ? `Resend in ${formatWait(wait.secondsLeft)}`
+                      : 'Resend Verification Email'}
                 </Button>
+                {wait.secondsLeft > 0 ? (
+                  <p className="mt-2 text-sm">
+                    A verification email was sent less than 2 minutes ago. You can ask for another
+                    when the countdown ends.
+                  </p>
+                ) : null}
               </Alert>
             ) : null}
           </div>
@@ -158,23 +194,19 @@ function PasswordStep(props: {
           <div className="flex flex-col gap-4">
             <EmailField
               ref={refs.email}
+              passkeys
               value={email}
               invalid={form.invalid === 'email'}
               onChange={(e) => setEmail(e.target.value)}
             />
-            <Field
+            <CurrentPasswordField
               ref={refs.password}
-              label="Password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
               value={password}
-              aria-invalid={form.invalid === 'password' || undefined}
+              invalid={form.invalid === 'password'}
               onChange={(e) => setPassword(e.target.value)}
             />
             <div className="flex justify-end">
-              <Link to="/forgot-password" className={textLink}>
+              <Link to="/forgot-password" state={{ email: email.trim() }} className={textLink}>
                 Forgot password?
               </Link>
             </div>
@@ -183,10 +215,31 @@ function PasswordStep(props: {
             </Button>
           </div>
         </form>
+        <ContinueWithProvidersSection
+          onResult={(result) => {
+            if (result === 'ok') void navigate({ href: props.next });
+            else if (result === 'unverified') {
+              setCarried({
+                unverifiedEmail: null,
+                error:
+                  'Please verify your email address before signing in. Check your inbox (and spam folder) for the verification link.',
+              });
+            } else props.onSecondStep(result.mfaId);
+          }}
+        />
       </Card>
+      <PasskeySignInSection
+        next={props.next}
+        paused={form.busy}
+        onUnverified={(unverified) => {
+          setResend('idle');
+          setCarried({ unverifiedEmail: unverified, error: null });
+        }}
+        onSecondStep={props.onSecondStep}
+      />
       <p className="text-center text-slate-700 dark:text-slate-300">
         Don&apos;t have an account?{' '}
-        <Link to="/signup" className={textLink}>
+        <Link to="/signup" state={{ email: email.trim() }} className={textLink}>
           Sign up
         </Link>
       </p>

@@ -3,12 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { TitledCard } from '../../components/ui/card';
-import { Field } from '../../components/ui/field';
 import type { UserRecord } from '../../lib/session';
 import { useFormSubmit } from '../../lib/use-form-submit';
 import { securityEventsKeys } from '../audit/api';
 import { sessionsKeys } from '../sessions/api';
 import { changePassword, changePasswordErrorMessage } from './api';
+import { CurrentPasswordField } from './current-password-field';
 import { NewPasswordFields } from './new-password-fields';
 import { checkChangePassword } from './validation';
 
@@ -50,15 +50,12 @@ export function PasswordCard({ user }: { user: UserRecord }) {
           {form.done ? PASSWORD_CHANGED_MESSAGE : null}
         </LiveMessage>
         <div className="flex flex-col gap-4">
-          <Field
+          <CurrentPasswordField
             ref={refs.oldPassword}
             label="Current Password"
             name="oldPassword"
-            type="password"
-            autoComplete="current-password"
-            required
             value={oldPassword}
-            aria-invalid={form.invalid === 'oldPassword' || undefined}
+            invalid={form.invalid === 'oldPassword'}
             onChange={(e) => setOldPassword(e.target.value)}
           />
           <NewPasswordFields

@@ -80,6 +80,51 @@ describe('Profile (/profile)', () => {
     expect(first).toHaveTextContent('Copy Invite');
   });
 
+  it('marks a copied code for the rest of the visit (also after a reload)', async () => {
+    signedIn(alice);
+    const first = renderApp('/profile');
+    const list = await screen.findByRole('list', { name: 'Your invite codes' });
+    await first.user.click(within(list).getAllByRole('button', { name: 'Copy Invite' })[0]!);
+    const [copied, other] = within(list).getAllByRole('listitem');
+    expect(within(copied!).getByText('Link copied')).toBeInTheDocument();
+    expect(within(other!).queryByText('Link copied')).toBeNull();
+    first.unmount();
+    renderApp('/profile');
+    const again = await screen.findByRole('list', { name: 'Your invite codes' });
+    expect(
+      within(within(again).getAllByRole('listitem')[0]!).getByText('Link copied'),
+    ).toBeVisible();
+  });
+
+  it('offers Share beside Copy Invite where the browser can share, and marks a shared code', async () => {
+    const shared: ShareData[] = [];
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      clipboard: navigator.clipboard,
+      share: (data: ShareData) => {
+        shared.push(data);
+        return Promise.resolve();
+      },
+      canShare: () => true,
+    });
+    signedIn(alice);
+    const { user } = renderApp('/profile');
+    const list = await screen.findByRole('list', { name: 'Your invite codes' });
+    await user.click(within(list).getAllByRole('button', { name: 'Share' })[1]!);
+    expect(shared[0]?.url).toBe(`${window.location.origin}/signup?code=B3VZ-6JFA-2YCE-MQ5K`);
+    expect(
+      within(within(list).getAllByRole('listitem')[1]!).getByText('Link shared'),
+    ).toBeVisible();
+  });
+
+  it('shows no Share button where the browser cannot share', async () => {
+    signedIn(alice);
+    renderApp('/profile');
+    const list = await screen.findByRole('list', { name: 'Your invite codes' });
+    expect(within(list).getAllByRole('button', { name: 'Copy Invite' })).toHaveLength(2);
+    expect(within(list).queryByRole('button', { name: 'Share' })).toBeNull();
+  });
+
   it('Copy Invite uses APP_URL from the page when the server set it', async () => {
     const meta = document.createElement('meta');
     meta.name = 'app-url';

@@ -39,15 +39,16 @@ export function ProfileScreen() {
           <p role="alert">No user found.</p>
         </Card>
       )}
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-        <div className="flex flex-col gap-3 sm:flex-row">
-          <NavButton to="/home" variant="secondary">
-            Back to Home
-          </NavButton>
-          <NavButton to="/settings" variant="secondary">
-            Settings
-          </NavButton>
-        </div>
+      <div className="flex flex-col gap-3 sm:flex-row">
+        <NavButton to="/home" variant="secondary">
+          Back to Home
+        </NavButton>
+        <NavButton to="/settings" variant="secondary">
+          Settings
+        </NavButton>
+      </div>
+      {/* Apart from the way back, with space between: nobody deletes an account by a slip. */}
+      <div className="mt-6">
         <DeleteAccount user={current} />
       </div>
     </ScreenShell>

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { ScreenHeading, ScreenShell } from '../../components/ui/screen';
+import { ScreenHeader, ScreenShell } from '../../components/ui/screen';
 import { redirectText } from '../../lib/use-countdown';
 
 /**
@@ -23,8 +23,8 @@ export function RedirectCard({
 }) {
   return (
     <ScreenShell>
+      <ScreenHeader title={title} />
       <Card className="flex flex-col gap-4">
-        <ScreenHeading>{title}</ScreenHeading>
         <p role="status">{children}</p>
         <p className="text-slate-700 dark:text-slate-300">{redirectText(secondsLeft)}</p>
         <Button onClick={onAction} className="w-full">

@@ -1,22 +1,36 @@
-import { useRef, useState } from 'react';
-import { Link, useNavigate } from '@tanstack/react-router';
-import { LiveMessage } from '../../components/ui/alert';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { Alert, LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
-import { errorMessage } from '../../lib/pb';
+import { ScreenHeader, ScreenShell, usePageTitle } from '../../components/ui/screen';
+import { errorMessage, fieldError } from '../../lib/pb';
 import { useCountdown } from '../../lib/use-countdown';
 import { useFormSubmit } from '../../lib/use-form-submit';
-import { confirmPasswordReset } from './api';
+import { checkResetLink, confirmPasswordReset, isBadLink } from './api';
+import { readLinkToken } from './link-token';
 import { NewPasswordFields } from './new-password-fields';
 import { RedirectCard } from './redirect-card';
 import { checkNewPassword } from './validation';
 
 export const RESET_REDIRECT_SECONDS = 3;
 
+export const RESET_FAILED_MESSAGE = 'Failed to reset password. The link may be invalid or expired.';
+
 export function ResetPasswordScreen({ token }: { token: string }) {
   usePageTitle('Reset password');
   const navigate = useNavigate();
+  const link = readLinkToken(token, 'passwordReset');
+  // A link that can not work is said at once (its own claims), or as soon as the server says so,
+  // before anyone types a new password twice.
+  const [badLink, setBadLink] = useState(!link.usable);
+  const checked = useRef<string | null>(null);
+  useEffect(() => {
+    if (!link.usable || checked.current === token) return;
+    checked.current = token;
+    void checkResetLink(token).then((answer) => setBadLink(answer === 'bad'));
+  }, [token, link.usable]);
+
   const [password, setPassword] = useState('');
   const [passwordConfirm, setPasswordConfirm] = useState('');
   const refs = {
@@ -26,9 +40,15 @@ export function ResetPasswordScreen({ token }: { token: string }) {
   const form = useFormSubmit({
     check: () => checkNewPassword({ password, passwordConfirm }),
     fields: refs,
-    submit: () => confirmPasswordReset(token, password, passwordConfirm),
-    failure: (err) =>
-      errorMessage(err) ?? 'Failed to reset password. The link may be invalid or expired.',
+    submit: async () => {
+      try {
+        await confirmPasswordReset(token, password, passwordConfirm);
+      } catch (err) {
+        if (isBadLink(err)) setBadLink(true);
+        throw err;
+      }
+    },
+    failure: (err) => fieldError(err, 'password') ?? errorMessage(err) ?? RESET_FAILED_MESSAGE,
   });
   const goToLogin = () => void navigate({ to: '/' });
   const secondsLeft = useCountdown(RESET_REDIRECT_SECONDS, form.done, goToLogin);
@@ -46,14 +66,33 @@ export function ResetPasswordScreen({ token }: { token: string }) {
     );
   }
 
+  if (badLink) {
+    return (
+      <ScreenShell>
+        <ScreenHeader key="bad-link" title="Reset Password" />
+        <Card className="flex flex-col gap-4">
+          <Alert tone="error">
+            <p role="alert">{RESET_FAILED_MESSAGE}</p>
+          </Alert>
+          <p className="text-slate-700 dark:text-slate-300">
+            Reset links work once, for 30 minutes. Ask for a new one and use the newest email.
+          </p>
+          <Button
+            className="w-full"
+            onClick={() =>
+              void navigate({ to: '/forgot-password', state: { email: link.email ?? '' } })
+            }
+          >
+            Request a New Link
+          </Button>
+        </Card>
+      </ScreenShell>
+    );
+  }
+
   return (
     <ScreenShell>
-      <div className="flex flex-col gap-2">
-        <ScreenHeading>Reset Password</ScreenHeading>
-        <p className="text-slate-700 dark:text-slate-300">
-          Choose a new password for your account.
-        </p>
-      </div>
+      <ScreenHeader title="Reset Password" description="Choose a new password for your account." />
       <Card>
         <form noValidate onSubmit={form.onSubmit} aria-label="Set a new password">
           <LiveMessage tone="error" alertClassName="mb-4">
@@ -75,11 +114,6 @@ export function ResetPasswordScreen({ token }: { token: string }) {
           </div>
         </form>
       </Card>
-      <p className="text-center text-slate-700 dark:text-slate-300">
-        <Link to="/forgot-password" className={textLink}>
-          Request a new reset link
-        </Link>
-      </p>
     </ScreenShell>
   );
 }

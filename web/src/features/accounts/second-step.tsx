@@ -4,7 +4,7 @@ import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
-import { ScreenHeading, ScreenShell } from '../../components/ui/screen';
+import { ScreenHeader, ScreenShell } from '../../components/ui/screen';
 import { useAuth } from '../../lib/auth';
 import { useFormSubmit } from '../../lib/use-form-submit';
 import { checkAuthenticationCode, codeFailureMessage, secondStepFailure } from './validation';
@@ -18,14 +18,17 @@ export const SECOND_STEP_EXPIRED_MESSAGE =
  */
 export function SecondStep({
   mfaId,
+  next,
   onBack,
   onUnverified,
 }: {
   mfaId: string;
+  /** Where a sign-in ends (an app path). */
+  next: string;
   /** Back to the first step, with a message when the second-step session is no longer valid. */
   onBack: (outcome: { error?: string }) => void;
   /** The code was right but the account is not verified: the first step shows its notice. */
-  onUnverified: () => void;
+  onUnverified: (email: string) => void;
 }) {
   const auth = useAuth();
   const navigate = useNavigate();
@@ -35,7 +38,7 @@ export function SecondStep({
     check: () => checkAuthenticationCode(code),
     fields: refs,
     submit: async () => {
-      let result: 'ok' | 'unverified';
+      let result: Awaited<ReturnType<typeof auth.completeSecondStep>>;
       try {
         result = await auth.completeSecondStep(mfaId, code);
       } catch (err) {
@@ -45,23 +48,21 @@ export function SecondStep({
         }
         throw err;
       }
-      if (result === 'unverified') {
-        onUnverified();
+      if (result !== 'ok') {
+        onUnverified(result.email);
         return;
       }
-      await navigate({ to: '/home' });
+      await navigate({ href: next });
     },
     failure: codeFailureMessage,
   });
 
   return (
     <ScreenShell>
-      <div className="flex flex-col gap-2">
-        <ScreenHeading>Two-Step Verification</ScreenHeading>
-        <p className="text-slate-700 dark:text-slate-300">
-          Enter the 6-digit code from your authenticator app, or one of your recovery codes.
-        </p>
-      </div>
+      <ScreenHeader
+        title="Two-Step Verification"
+        description="Enter the 6-digit code from your authenticator app, or one of your recovery codes."
+      />
       <Card>
         <form noValidate onSubmit={form.onSubmit} aria-label="Two-step verification">
           <LiveMessage tone="error" alertClassName="mb-4">

@@ -90,6 +90,7 @@ function signedIn(routes: Record<string, Handler> = {}) {
     'GET /api/gatehouse/sessions': () => json(200, { items: sessions }),
     'GET /api/gatehouse/security-events': () => list(events),
     'GET /api/gatehouse/totp': () => json(200, { enabled: false, recoveryCodesLeft: 0 }),
+    'GET /api/gatehouse/passkeys': () => json(200, { items: [] }),
     ...routes,
   });
   return { server, token };
@@ -124,6 +125,7 @@ describe('Settings (/settings)', () => {
     for (const name of [
       'Password',
       'Two-Step Sign-In',
+      'Passkeys',
       'Email',
       'Signed-In Devices',
       'Recent Activity',

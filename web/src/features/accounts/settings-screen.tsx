@@ -5,6 +5,8 @@ import { ScreenHeading, ScreenShell, usePageTitle } from '../../components/ui/sc
 import { useCurrentUser } from '../../lib/auth';
 import type { UserRecord } from '../../lib/session';
 import { RecentActivitySection } from '../audit/recent-activity-section';
+import { ConnectedAccountsSection } from '../providers/connected-accounts-section';
+import { PasskeysSection } from '../passkeys/passkeys-section';
 import { SignedInDevicesSection } from '../sessions/signed-in-devices-section';
 import { EmailCard } from './email-card';
 import { PasswordCard } from './password-card';
@@ -13,12 +15,15 @@ import { YourDataCard } from './your-data-card';
 
 /**
  * The cards of Settings, in order. Each is independent (its own heading, data and messages), so a
- * new part (Two-Step Sign-In, Passkeys, Connected Accounts) is one more entry here.
+ * new part (Connected Accounts) is one more entry here.
  */
 const CARDS: ReadonlyArray<{ key: string; Card: ComponentType<{ user: UserRecord }> }> = [
   { key: 'password', Card: PasswordCard },
   { key: 'two-step', Card: TwoStepCard },
+  { key: 'passkeys', Card: PasskeysSection },
   { key: 'email', Card: EmailCard },
+  // Only when the server has sign-in providers (it renders nothing otherwise).
+  { key: 'providers', Card: ConnectedAccountsSection },
   { key: 'devices', Card: SignedInDevicesSection },
   { key: 'activity', Card: RecentActivitySection },
   { key: 'data', Card: YourDataCard },

@@ -58,6 +58,45 @@ describe('Sign-up (/signup)', () => {
     expect(screen.getByText('7QX2M9KD4RTW')).toBeInTheDocument();
   });
 
+  describe('the invite code is looked at before the rest of the form is filled', () => {
+    const CHECK = 'POST /api/gatehouse/invite-codes/check';
+    const refused = () =>
+      pbError(
+        400,
+        'An error occurred while validating the submitted data.',
+        fieldErrors({ inviteCode: 'Invalid or already used invite code.' }),
+      );
+
+    it('a code from the link that no longer works is said at once, under the field', async () => {
+      const server = fakeServer({ [CHECK]: refused });
+      renderApp('/signup?code=USED-CODE');
+      await findAnnounced('Invalid or already used invite code.');
+      expect(screen.getByLabelText('Invite Code')).toHaveAttribute('aria-invalid', 'true');
+      expect(server.to('POST', '/api/gatehouse/invite-codes/check')[0]?.body).toEqual({
+        inviteCode: 'USED-CODE',
+      });
+    });
+
+    it('a typed code is looked at when the field is left; editing it clears the message', async () => {
+      fakeServer({ [CHECK]: refused });
+      const { user } = renderApp('/signup');
+      await user.type(await screen.findByLabelText('Invite Code'), 'NOPE');
+      await user.tab();
+      await findAnnounced('Invalid or already used invite code.');
+      await user.type(screen.getByLabelText('Invite Code'), 'X');
+      expect(screen.queryByText('Invalid or already used invite code.')).toBeNull();
+    });
+
+    it('a usable code says nothing', async () => {
+      const server = fakeServer({ [CHECK]: () => noContent() });
+      renderApp('/signup?code=GOOD-CODE');
+      await waitFor(() =>
+        expect(server.to('POST', '/api/gatehouse/invite-codes/check')).toHaveLength(1),
+      );
+      expect(screen.getByLabelText('Invite Code')).not.toHaveAttribute('aria-invalid');
+    });
+  });
+
   it('keeps an all-digit code as written (a string, not a number)', async () => {
     fakeServer({});
     renderApp('/signup?code=00123456789012345678');
@@ -71,7 +110,7 @@ describe('Sign-up (/signup)', () => {
       await fill(user, { ...valid, inviteCode: '   ' });
       await findAnnounced('Invite code is required');
       expect(screen.getByLabelText('Invite Code')).toHaveFocus();
-      expect(server.requests).toHaveLength(0);
+      expect(server.to('POST', '/api/collections/users/records')).toHaveLength(0);
     });
 
     it('Passwords do not match (checked before the length)', async () => {
@@ -79,7 +118,7 @@ describe('Sign-up (/signup)', () => {
       const { user } = renderApp('/signup');
       await fill(user, { ...valid, password: 'short1', confirm: 'short2' });
       await findAnnounced('Passwords do not match');
-      expect(server.requests).toHaveLength(0);
+      expect(server.to('POST', '/api/collections/users/records')).toHaveLength(0);
     });
 
     it('Password must be at least 8 characters long', async () => {
@@ -87,7 +126,7 @@ describe('Sign-up (/signup)', () => {
       const { user } = renderApp('/signup');
       await fill(user, { ...valid, password: 'short12', confirm: 'short12' });
       await findAnnounced('Password must be at least 8 characters long');
-      expect(server.requests).toHaveLength(0);
+      expect(server.to('POST', '/api/collections/users/records')).toHaveLength(0);
     });
 
     it('an invalid email', async () => {
@@ -116,7 +155,7 @@ describe('Sign-up (/signup)', () => {
     const heading = await screen.findByRole('heading', { name: 'Account created successfully' });
     await waitFor(() => expect(heading).toHaveFocus());
     expect(screen.getByText(/check your inbox and spam folder/i)).toBeInTheDocument();
-    expect(screen.getByText('Redirecting to login in 5 seconds...')).toBeInTheDocument();
+    expect(screen.getByText('Opening the sign-in screen in 5 seconds...')).toBeInTheDocument();
     expect(server.to('POST', '/api/collections/users/records')[0]?.body).toEqual({
       email: 'carol@example.com',
       password: 'long enough pw',
@@ -128,9 +167,9 @@ describe('Sign-up (/signup)', () => {
     });
 
     await act(() => vi.advanceTimersByTimeAsync(1000));
-    expect(screen.getByText('Redirecting to login in 4 seconds...')).toBeInTheDocument();
+    expect(screen.getByText('Opening the sign-in screen in 4 seconds...')).toBeInTheDocument();
     await act(() => vi.advanceTimersByTimeAsync(3000));
-    expect(screen.getByText('Redirecting to login in 1 second...')).toBeInTheDocument();
+    expect(screen.getByText('Opening the sign-in screen in 1 second...')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/signup');
     await act(() => vi.advanceTimersByTimeAsync(1000));
     expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();

@@ -1,14 +1,16 @@
-import { useRef, useState, type ChangeEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Alert, LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
-import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
+import { ScreenHeader, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
 import { appName } from '../../lib/app-config';
+import { useCarriedEmail } from '../../lib/history-state';
 import { useCountdown } from '../../lib/use-countdown';
 import { useFormSubmit } from '../../lib/use-form-submit';
-import { signUp, signUpErrorMessage } from './api';
+import { ContinueWithProvidersSection } from '../providers/continue-with-providers-section';
+import { checkInviteCode, signUp, signUpErrorMessage } from './api';
 import { EmailField } from './email-field';
 import { NewPasswordFields } from './new-password-fields';
 import { RedirectCard } from './redirect-card';
@@ -21,8 +23,9 @@ export const SIGNUP_REDIRECT_SECONDS = 5;
 export function SignUpScreen({ code }: { code?: string }) {
   usePageTitle('Sign up');
   const navigate = useNavigate();
+  const carriedEmail = useCarriedEmail();
   const [values, setValues] = useState({
-    email: '',
+    email: carriedEmail,
     inviteCode: code ?? '',
     password: '',
     passwordConfirm: '',
@@ -33,6 +36,7 @@ export function SignUpScreen({ code }: { code?: string }) {
     password: useRef<HTMLInputElement>(null),
     passwordConfirm: useRef<HTMLInputElement>(null),
   };
+  const codeCheck = useInviteCodeCheck(values.inviteCode, code);
   const form = useFormSubmit({
     check: () => checkSignUp(values),
     fields: refs,
@@ -40,13 +44,20 @@ export function SignUpScreen({ code }: { code?: string }) {
     failure: signUpErrorMessage,
   });
 
-  const goToLogin = () => void navigate({ to: '/' });
-  const secondsLeft = useCountdown(SIGNUP_REDIRECT_SECONDS, form.done, goToLogin);
+  // Sign-up with a provider: a verified email signs the member in; otherwise the same next step
+  // as the form (the verification mail is on its way).
+  const [providerJoined, setProviderJoined] = useState(false);
+  const [inviteMissing, setInviteMissing] = useState(false);
+  const done = form.done || providerJoined;
+  const goToLogin = () => void navigate({ to: '/', state: { email: values.email.trim() } });
+  const secondsLeft = useCountdown(SIGNUP_REDIRECT_SECONDS, done, goToLogin);
 
-  const set = (field: FieldName) => (e: ChangeEvent<HTMLInputElement>) =>
+  const set = (field: FieldName) => (e: ChangeEvent<HTMLInputElement>) => {
+    if (field === 'inviteCode') setInviteMissing(false);
     setValues((v) => ({ ...v, [field]: e.target.value }));
+  };
 
-  if (form.done) {
+  if (done) {
     return (
       <RedirectCard
         title="Account created successfully"
@@ -62,12 +73,10 @@ export function SignUpScreen({ code }: { code?: string }) {
 
   return (
     <ScreenShell>
-      <div className="flex flex-col gap-2">
-        <ScreenHeading>Create your account</ScreenHeading>
-        <p className="text-slate-700 dark:text-slate-300">
-          {appName()} is invite-only: you need an invite code to sign up.
-        </p>
-      </div>
+      <ScreenHeader
+        title="Create your account"
+        description={`${appName()} is invite-only: you need an invite code to sign up.`}
+      />
       {code ? (
         <Alert tone="info">
           <p className="font-semibold">Welcome! You&apos;ve been invited.</p>
@@ -99,8 +108,10 @@ export function SignUpScreen({ code }: { code?: string }) {
               spellCheck={false}
               required
               value={values.inviteCode}
-              aria-invalid={form.invalid === 'inviteCode' || undefined}
+              aria-invalid={form.invalid === 'inviteCode' || inviteMissing || undefined}
+              error={codeCheck.error}
               onChange={set('inviteCode')}
+              onBlur={codeCheck.check}
               className="font-mono"
             />
             <NewPasswordFields
@@ -117,13 +128,49 @@ export function SignUpScreen({ code }: { code?: string }) {
             </Button>
           </div>
         </form>
+        <ContinueWithProvidersSection
+          inviteCode={values.inviteCode}
+          onInviteCodeMissing={() => {
+            setInviteMissing(true);
+            refs.inviteCode.current?.focus();
+          }}
+          onResult={(result) => {
+            if (result === 'ok') void navigate({ to: '/home' });
+            else if (result === 'unverified') setProviderJoined(true);
+            // An identity that already has an account with two-step sign-in: sign in there.
+            else void navigate({ to: '/' });
+          }}
+        />
       </Card>
       <p className="text-center text-slate-700 dark:text-slate-300">
         Already have an account?{' '}
-        <Link to="/" className={textLink}>
+        <Link to="/" state={{ email: values.email.trim() }} className={textLink}>
           Sign in
         </Link>
       </p>
     </ScreenShell>
   );
+}
+
+/**
+ * Looks at the typed invite code before the rest of the form is filled: when the field is left,
+ * and at once for a code from the link. Only a code the server refused shows a message (under
+ * the field); a failed look says nothing, and sign-up itself decides.
+ */
+function useInviteCodeCheck(typed: string, fromLink: string | undefined) {
+  const [result, setResult] = useState<{ code: string; error: string | null } | null>(null);
+  const asked = useRef<string | null>(null);
+  const run = useCallback((code: string) => {
+    if (!code || asked.current === code) return;
+    asked.current = code;
+    void checkInviteCode(code).then((answer) => {
+      setResult({ code, error: answer.status === 'invalid' ? answer.message : null });
+    });
+  }, []);
+  useEffect(() => {
+    if (fromLink) run(fromLink.trim());
+  }, [fromLink, run]);
+  // The message belongs to the code it was about: editing the field clears it.
+  const error = result && result.code === typed.trim() ? result.error : null;
+  return { check: () => run(typed.trim()), error };
 }

@@ -19,6 +19,7 @@ import {
   twoStepPasswordErrorMessage,
   twoStepQueryOptions,
 } from './api';
+import { CurrentPasswordField } from './current-password-field';
 import { checkAuthenticationCode, codeFailureMessage } from './validation';
 
 export const TURNED_OFF_MESSAGE = 'Two-step sign-in is off.';
@@ -379,15 +380,10 @@ function PasswordView({
           : 'Enter your password to turn two-step sign-in off. Your recovery codes will stop working.'}
       </p>
       <LiveMessage tone="error">{form.error}</LiveMessage>
-      <Field
+      <CurrentPasswordField
         ref={refs.password}
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        required
         value={password}
-        aria-invalid={form.invalid === 'password' || undefined}
+        invalid={form.invalid === 'password'}
         onChange={(e) => setPassword(e.target.value)}
       />
       <div className="flex flex-col gap-3 sm:flex-row">

@@ -7,15 +7,17 @@ import { App } from '../../app';
 import { createAuth } from '../../lib/auth';
 import { createQueryClient } from '../../lib/query-client';
 import { createAppRouter } from '../../router';
-import { fakeServer, fieldErrors, noContent, pbError } from '../../test/fake-server';
-import { renderApp } from '../../test/render-app';
+import { fakeServer, fieldErrors, makeLinkToken, noContent, pbError } from '../../test/fake-server';
+import { findAnnounced, renderApp } from '../../test/render-app';
 
 const CONFIRM = 'POST /api/collections/users/confirm-verification';
+const RESEND = 'POST /api/collections/users/request-verification';
+const token = makeLinkToken('verification', { email: 'bob@example.com' });
 
 describe('Verify email (/verify-email)', () => {
   it('shows Verifying Email... while the token is confirmed, without a Go to Login button', async () => {
     fakeServer({ [CONFIRM]: () => new Promise<Response>(() => undefined) });
-    renderApp('/verify-email?token=tok');
+    renderApp(`/verify-email?token=${token}`);
     expect(await screen.findByRole('heading', { name: 'Verifying Email...' })).toHaveFocus();
     expect(document.title).toBe('Verify email · Gatehouse');
     expect(screen.queryByRole('button', { name: 'Go to Login' })).not.toBeInTheDocument();
@@ -24,17 +26,17 @@ describe('Verify email (/verify-email)', () => {
   it('confirms on load, shows Email Verified!, counts down 3 s, then shows login', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const server = fakeServer({ [CONFIRM]: () => noContent() });
-    const { router } = renderApp('/verify-email?token=the-token', { fakeTimers: true });
+    const { router } = renderApp(`/verify-email?token=${token}`, { fakeTimers: true });
     const heading = await screen.findByRole('heading', { name: 'Email Verified!' });
     await waitFor(() => expect(heading).toHaveFocus());
     expect(server.to('POST', '/api/collections/users/confirm-verification')).toHaveLength(1);
     expect(server.to('POST', '/api/collections/users/confirm-verification')[0]?.body).toEqual({
-      token: 'the-token',
+      token,
     });
-    expect(screen.getByText('Redirecting to login in 3 seconds...')).toBeInTheDocument();
+    expect(screen.getByText('Opening the sign-in screen in 3 seconds...')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Go to Login' })).toBeEnabled();
     await act(() => vi.advanceTimersByTimeAsync(1000));
-    expect(screen.getByText('Redirecting to login in 2 seconds...')).toBeInTheDocument();
+    expect(screen.getByText('Opening the sign-in screen in 2 seconds...')).toBeInTheDocument();
     await act(() => vi.advanceTimersByTimeAsync(2000));
     expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
@@ -46,7 +48,7 @@ describe('Verify email (/verify-email)', () => {
     const router = createAppRouter({
       auth: createAuth(),
       queryClient,
-      history: createMemoryHistory({ initialEntries: ['/verify-email?token=once'] }),
+      history: createMemoryHistory({ initialEntries: [`/verify-email?token=${token}`] }),
     });
     render(
       <StrictMode>
@@ -57,23 +59,45 @@ describe('Verify email (/verify-email)', () => {
     expect(server.to('POST', '/api/collections/users/confirm-verification')).toHaveLength(1);
   });
 
-  it("shows Verification Failed with the server's message and Go to Login", async () => {
-    fakeServer({
+  it('a refused link: Verification Failed with the failure text, a new link, and Go to Login', async () => {
+    const server = fakeServer({
       [CONFIRM]: () =>
         pbError(
           400,
           'An error occurred while validating the submitted data.',
           fieldErrors({ token: 'Invalid or expired token.' }),
         ),
+      [RESEND]: () => noContent(),
     });
-    const { user, router } = renderApp('/verify-email?token=bad');
+    const { user, router } = renderApp(`/verify-email?token=${token}`);
     expect(await screen.findByRole('heading', { name: 'Verification Failed' })).toHaveFocus();
-    expect(screen.getByRole('alert')).toHaveTextContent(
-      'An error occurred while validating the submitted data.',
+    expect(
+      screen.getByText('Failed to verify email. The link may be invalid or expired.'),
+    ).toBeInTheDocument();
+    // The way forward: a new link to the address the link was for, then a wait of 2 minutes.
+    await user.click(screen.getByRole('button', { name: 'Send a New Link' }));
+    await findAnnounced(
+      'If this address still needs verifying, a new link is on its way. Check your inbox.',
+      'status',
     );
+    expect(server.to('POST', '/api/collections/users/request-verification')[0]?.body).toEqual({
+      email: 'bob@example.com',
+    });
+    expect(screen.getByRole('button', { name: /^Send again in [12]:\d\d$/ })).toBeDisabled();
     await user.click(screen.getByRole('button', { name: 'Go to Login' }));
     expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
+    // The address comes along to the login screen.
+    expect(screen.getByLabelText('Email')).toHaveValue('bob@example.com');
+  });
+
+  it('an expired link fails at once, without asking the server to confirm it', async () => {
+    const server = fakeServer({});
+    const expired = makeLinkToken('verification', { secondsLeft: -60 });
+    renderApp(`/verify-email?token=${expired}`);
+    expect(await screen.findByRole('heading', { name: 'Verification Failed' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send a New Link' })).toBeEnabled();
+    expect(server.requests).toHaveLength(0);
   });
 
   it('shows the default failure message when there is none, or no token at all', async () => {
@@ -88,7 +112,7 @@ describe('Verify email (/verify-email)', () => {
 
   it('shows the default failure message on a network failure', async () => {
     vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
-    renderApp('/verify-email?token=tok');
+    renderApp(`/verify-email?token=${token}`);
     expect(
       await screen.findByText('Failed to verify email. The link may be invalid or expired.'),
     ).toBeInTheDocument();

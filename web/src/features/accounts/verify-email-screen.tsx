@@ -1,14 +1,19 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
+import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
-import { ScreenHeading, ScreenShell, usePageTitle } from '../../components/ui/screen';
+import { ScreenHeader, ScreenShell, usePageTitle } from '../../components/ui/screen';
 import { errorMessage } from '../../lib/pb';
 import { redirectText, useCountdown } from '../../lib/use-countdown';
-import { confirmVerification } from './api';
+import { confirmVerification, isBadLink, requestVerification } from './api';
+import { readLinkToken } from './link-token';
+import { formatWait, useMailWait } from './resend-wait';
 
 export const VERIFY_REDIRECT_SECONDS = 3;
+
+export const VERIFY_FAILED_MESSAGE = 'Failed to verify email. The link may be invalid or expired.';
 
 type State =
   { status: 'verifying' } | { status: 'verified' } | { status: 'failed'; message: string };
@@ -16,6 +21,7 @@ type State =
 export function VerifyEmailScreen({ token }: { token: string }) {
   usePageTitle('Verify email');
   const navigate = useNavigate();
+  const link = readLinkToken(token, 'verification');
   const [state, setState] = useState<State>({ status: 'verifying' });
   // One confirmation per token, even when React StrictMode runs the effect twice.
   const requested = useRef<string | null>(null);
@@ -23,51 +29,113 @@ export function VerifyEmailScreen({ token }: { token: string }) {
   useEffect(() => {
     if (requested.current === token) return;
     requested.current = token;
+    // A link that can not work (unreadable, of another kind, past its expiry) fails at once.
+    if (!readLinkToken(token, 'verification').usable) {
+      setState({ status: 'failed', message: VERIFY_FAILED_MESSAGE });
+      return;
+    }
     setState({ status: 'verifying' });
     confirmVerification(token).then(
       () => setState({ status: 'verified' }),
       (err: unknown) =>
         setState({
           status: 'failed',
-          message:
-            errorMessage(err) ?? 'Failed to verify email. The link may be invalid or expired.',
+          message: isBadLink(err)
+            ? VERIFY_FAILED_MESSAGE
+            : (errorMessage(err) ?? VERIFY_FAILED_MESSAGE),
         }),
     );
   }, [token]);
 
-  const goToLogin = () => void navigate({ to: '/' });
+  const goToLogin = () => void navigate({ to: '/', state: { email: link.email ?? '' } });
   const secondsLeft = useCountdown(VERIFY_REDIRECT_SECONDS, state.status === 'verified', goToLogin);
 
   return (
     <ScreenShell>
-      <Card className="flex flex-col gap-4">
-        {state.status === 'verifying' ? (
-          <>
-            <ScreenHeading key="verifying">Verifying Email...</ScreenHeading>
+      {state.status === 'verifying' ? (
+        <>
+          <ScreenHeader key="verifying" title="Verifying Email..." />
+          <Card>
             <Spinner label="Please wait while we confirm your email address." />
-          </>
-        ) : null}
-        {state.status === 'verified' ? (
-          <>
-            <ScreenHeading key="verified">Email Verified!</ScreenHeading>
+          </Card>
+        </>
+      ) : null}
+      {state.status === 'verified' ? (
+        <>
+          <ScreenHeader key="verified" title="Email Verified!" />
+          <Card className="flex flex-col gap-4">
             <p role="status">Your email address has been verified. You can now sign in.</p>
             <p className="text-slate-700 dark:text-slate-300">{redirectText(secondsLeft)}</p>
-          </>
-        ) : null}
-        {state.status === 'failed' ? (
-          <>
-            <ScreenHeading key="failed">Verification Failed</ScreenHeading>
+            <Button onClick={goToLogin} className="w-full">
+              Go to Login
+            </Button>
+          </Card>
+        </>
+      ) : null}
+      {state.status === 'failed' ? (
+        <>
+          <ScreenHeader key="failed" title="Verification Failed" />
+          <Card className="flex flex-col gap-4">
             <p role="alert" className="text-red-800 dark:text-red-200">
               {state.message}
             </p>
-          </>
-        ) : null}
-        {state.status !== 'verifying' ? (
-          <Button onClick={goToLogin} className="w-full">
-            Go to Login
-          </Button>
-        ) : null}
-      </Card>
+            {link.email ? (
+              <NewVerificationLink email={link.email} />
+            ) : (
+              <p className="text-slate-700 dark:text-slate-300">
+                Sign in to ask for a new verification email.
+              </p>
+            )}
+            <Button onClick={goToLogin} className="w-full">
+              Go to Login
+            </Button>
+          </Card>
+        </>
+      ) : null}
     </ScreenShell>
+  );
+}
+
+/** The way forward from a link that failed: a new one to the address the link was for. */
+function NewVerificationLink({ email }: { email: string }) {
+  const wait = useMailWait('verification', email);
+  const [step, setStep] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
+  async function onSend() {
+    setStep('sending');
+    try {
+      await requestVerification(email);
+      wait.requested();
+      setStep('sent');
+    } catch {
+      setStep('failed');
+    }
+  }
+  return (
+    <div className="flex flex-col gap-3">
+      <p className="text-slate-700 dark:text-slate-300">
+        Verification links work for one day. We can send a new one to{' '}
+        <span className="font-medium wrap-anywhere">{email}</span>.
+      </p>
+      <LiveMessage tone="success">
+        {step === 'sent'
+          ? 'If this address still needs verifying, a new link is on its way. Check your inbox.'
+          : null}
+      </LiveMessage>
+      <LiveMessage tone="error">
+        {step === 'failed' ? 'Failed to resend verification email. Please try again.' : null}
+      </LiveMessage>
+      <Button
+        variant="secondary"
+        className="w-full"
+        disabled={step === 'sending' || wait.secondsLeft > 0}
+        onClick={onSend}
+      >
+        {step === 'sending'
+          ? 'Sending...'
+          : wait.secondsLeft > 0
+            ? `Send again in ${formatWait(wait.secondsLeft)}`
+            : 'Send a New Link'}
+      </Button>
+    </div>
   );
 }

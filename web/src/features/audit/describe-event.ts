@@ -21,7 +21,33 @@ const PLAIN: Record<string, string> = {
   signed_out: 'Signed out',
   account_deleted: 'Account deleted',
   data_exported: 'Data downloaded',
+  second_step_required: 'Password accepted; second step asked for',
+  totp_enabled: 'Two-step sign-in turned on',
+  totp_disabled: 'Two-step sign-in turned off',
+  recovery_codes_generated: 'New recovery codes',
+  second_step_locked: 'Second step locked after wrong codes',
+  passkey_added: 'Passkey added',
+  passkey_renamed: 'Passkey renamed',
+  passkey_removed: 'Passkey removed',
+  admin_disable: 'Account disabled by an operator',
+  admin_enable: 'Account enabled by an operator',
+  admin_delete: 'Account deleted by an operator',
+  admin_make_operator: 'Made an operator',
+  admin_remove_operator: 'No longer an operator',
+  admin_give_codes: 'Invite codes given by an operator',
+  admin_revoke_code: 'Invite code revoked by an operator',
+  admin_resend_verification: 'Verification email resent by an operator',
+  admin_mail_retry: 'Email retried by an operator',
+  admin_test_mail: 'Test email sent',
+  provider_linked: 'Sign-in provider connected',
+  provider_unlinked: 'Sign-in provider disconnected',
 };
+
+/** Every event type the log holds, with its name in plain words (the Security Log's filter). */
+export const EVENT_TYPES: ReadonlyArray<{ type: string; words: string }> = [
+  { type: 'sign_in', words: 'Sign-in' },
+  ...Object.entries(PLAIN).map(([type, words]) => ({ type, words })),
+];
 
 /** An event in plain words: "Signed in from Firefox on Linux, 203.0.113.7", "Password changed". */
 export function describeEvent(event: SecurityEvent): string {

@@ -22,13 +22,48 @@ export async function fetchInviteCodes(): Promise<InviteCode[]> {
 export const inviteCodesQueryOptions = (userId: string) =>
   queryOptions({ queryKey: inviteCodesKeys.of(userId), queryFn: fetchInviteCodes });
 
-/** The user's unused invite codes. Errors are only logged: the screen shows nothing for them. */
+/**
+ * The user's unused invite codes, kept current over realtime (`invite_codes`): a code an invitee
+ * used leaves the list at once, new ones are fetched. Errors are only logged: the screen shows
+ * nothing for them.
+ */
 export function useInviteCodes(userId: string) {
   const query = useQuery(inviteCodesQueryOptions(userId));
   useEffect(() => {
     if (query.error) console.error('Failed to load invite codes', query.error);
   }, [query.error]);
+  useLiveInviteCodes(userId);
   return query;
+}
+
+function useLiveInviteCodes(userId: string) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    // No EventSource (component tests, an old browser): the list updates on the next load.
+    if (typeof EventSource === 'undefined') return;
+    const key = inviteCodesKeys.of(userId);
+    let connects = 0;
+    const subscriptions = Promise.all([
+      pb.collection('invite_codes').subscribe<InviteCode>('*', (event) => {
+        if (event.action === 'delete') {
+          queryClient.setQueryData<InviteCode[]>(key, (codes) =>
+            codes?.filter((code) => code.id !== event.record.id),
+          );
+        } else {
+          void queryClient.invalidateQueries({ queryKey: key });
+        }
+      }),
+      // After a reconnect, changes made meanwhile were missed: the list is fetched again.
+      pb.realtime.subscribe('PB_CONNECT', () => {
+        connects += 1;
+        if (connects > 1) void queryClient.invalidateQueries({ queryKey: key });
+      }),
+    ]);
+    subscriptions.catch(() => {});
+    return () => {
+      void subscriptions.then((offs) => offs.forEach((off) => void off())).catch(() => {});
+    };
+  }, [queryClient, userId]);
 }
 
 export async function generateInviteCodes(): Promise<{ generated: number; codes: InviteCode[] }> {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
-import { inviteLink } from '../../lib/app-config';
+import { appName, inviteLink } from '../../lib/app-config';
 
 export const COPIED_MS = 2000;
 
@@ -26,10 +26,13 @@ export function CopyInviteButton({
   code,
   describedBy,
   onError,
+  onCopied,
 }: {
   code: string;
   describedBy?: string;
   onError: (link: string) => void;
+  /** After a copy that worked (the list marks the code for the visit). */
+  onCopied?: () => void;
 }) {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -44,6 +47,7 @@ export function CopyInviteButton({
       return;
     }
     setCopied(true);
+    onCopied?.();
     clearTimeout(timer.current);
     timer.current = setTimeout(() => setCopied(false), COPIED_MS);
   }
@@ -56,6 +60,51 @@ export function CopyInviteButton({
       onClick={onCopy}
     >
       {copied ? 'Copied' : 'Copy Invite'}
+    </Button>
+  );
+}
+
+/** Whether this browser offers the system share sheet for a link (phones, mostly). */
+export function canShareLinks(): boolean {
+  if (typeof navigator === 'undefined' || typeof navigator.share !== 'function') return false;
+  try {
+    return navigator.canShare ? navigator.canShare({ url: inviteLink('CODE') }) : true;
+  } catch {
+    return false;
+  }
+}
+
+/** Opens the system share sheet with the invite link (only where `canShareLinks()`). */
+export function ShareInviteButton({
+  code,
+  describedBy,
+  onShared,
+}: {
+  code: string;
+  describedBy?: string;
+  onShared: () => void;
+}) {
+  async function onShare() {
+    try {
+      await navigator.share({
+        title: `Join me on ${appName()}`,
+        text: `Here is an invite to ${appName()}.`,
+        url: inviteLink(code),
+      });
+    } catch {
+      // Closed without sharing, or refused: nothing was sent, nothing to say.
+      return;
+    }
+    onShared();
+  }
+  return (
+    <Button
+      variant="secondary"
+      className="shrink-0"
+      aria-describedby={describedBy}
+      onClick={onShare}
+    >
+      Share
     </Button>
   );
 }

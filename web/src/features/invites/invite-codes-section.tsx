@@ -4,7 +4,8 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import type { UserRecord } from '../../lib/session';
 import { generateErrorMessage, useGenerateInviteCodes, useInviteCodes } from './api';
-import { CopyInviteButton } from './copy-invite-button';
+import { canShareLinks, CopyInviteButton, ShareInviteButton } from './copy-invite-button';
+import { useSentMarks } from './sent-marks';
 
 export function InviteCodesSection({ user }: { user: UserRecord }) {
   const codes = useInviteCodes(user.id);
@@ -14,6 +15,8 @@ export function InviteCodesSection({ user }: { user: UserRecord }) {
   const headingId = useId();
   const listId = useId();
   const isInitialUser = user.isInitialUser === true;
+  const marks = useSentMarks(user.id);
+  const [share] = useState(canShareLinks);
 
   function onGenerate() {
     setNotice(null);
@@ -66,19 +69,37 @@ export function InviteCodesSection({ user }: { user: UserRecord }) {
               key={invite.id}
               className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-slate-200 px-3 py-2 dark:border-slate-700"
             >
-              <code
-                id={`${listId}-${invite.id}`}
-                className="min-w-0 font-mono text-sm font-semibold wrap-anywhere"
-              >
-                {invite.code}
-              </code>
-              <CopyInviteButton
-                code={invite.code}
-                describedBy={`${listId}-${invite.id}`}
-                onError={(link) =>
-                  setError(`Could not copy automatically. Your invite link: ${link}`)
-                }
-              />
+              <div className="flex min-w-0 flex-col gap-1">
+                <code
+                  id={`${listId}-${invite.id}`}
+                  className="min-w-0 font-mono text-sm font-semibold wrap-anywhere"
+                >
+                  {invite.code}
+                </code>
+                {marks.of(invite.code) ? (
+                  <span className="flex items-center gap-1 text-xs font-medium text-green-800 dark:text-green-300">
+                    <span aria-hidden="true">✓</span>
+                    {marks.of(invite.code) === 'shared' ? 'Link shared' : 'Link copied'}
+                  </span>
+                ) : null}
+              </div>
+              <div className="flex shrink-0 flex-wrap gap-2">
+                <CopyInviteButton
+                  code={invite.code}
+                  describedBy={`${listId}-${invite.id}`}
+                  onCopied={() => marks.mark(invite.code, 'copied')}
+                  onError={(link) =>
+                    setError(`Could not copy automatically. Your invite link: ${link}`)
+                  }
+                />
+                {share ? (
+                  <ShareInviteButton
+                    code={invite.code}
+                    describedBy={`${listId}-${invite.id}`}
+                    onShared={() => marks.mark(invite.code, 'shared')}
+                  />
+                ) : null}
+              </div>
             </li>
           ))}
         </ul>

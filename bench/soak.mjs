@@ -1,0 +1,267 @@
+/* global console, process, setTimeout, URL, Buffer, performance */
+// The soak: the mixed traffic of a real community at about 70 % of the capacity measured on the
+// same mix, for SOAK_MINUTES (default 10). Prints errors (target 0), p99 per minute, and the
+// server's RSS at the start and the end (target: growth <= 10 %). One server in a child process
+// (SQLite, or the empty PostgreSQL database of BENCH_DATABASE_URL), limits off.
+import http from 'node:http';
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { api, startGatehouse, table } from './lib.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const MEMBERS = 30;
+
+/** What a community does, by weight: mostly reading, some signing in, a few joining. */
+const MIX = [
+  ['page load (GET / and its script)', 30],
+  ['auth-refresh', 25],
+  ['invite list', 30],
+  ['sign-in', 12],
+  ['sign-up', 3],
+];
+
+function rssMiB(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** The printed verification link whose token names `email` (printed recipients are redacted). */
+async function verificationLink(app, email) {
+  for (let n = 0; n < 100; n++) {
+    const link = app
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"mail printed'))
+      .map((line) => JSON.parse(line).link ?? '')
+      .find((l) => {
+        const token = l && new URL(l).searchParams.get('token');
+        if (!token) return false;
+        const payload = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
+        return payload.email === email && payload.type === 'verification';
+      });
+    if (link) return link;
+    await sleep(100);
+  }
+  throw new Error(`No verification mail to ${email} printed`);
+}
+
+export async function runSoak({ minutes = Number(process.env.SOAK_MINUTES ?? 10) } = {}) {
+  // Members start with plenty of codes so that sign-ups never run dry.
+  const app = await startGatehouse({ INVITES_PER_USER: '200' });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const base = new URL(app.url);
+  const send = (method, path, body, token) =>
+    new Promise((resolve) => {
+      const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+      const started = performance.now();
+      const req = http.request(
+        {
+          host: base.hostname,
+          port: base.port,
+          method,
+          path,
+          agent,
+          headers: {
+            ...(payload ? { 'content-type': 'application/json' } : {}),
+            ...(token ? { authorization: token } : {}),
+          },
+        },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode,
+              ms: performance.now() - started,
+              text: Buffer.concat(chunks).toString(),
+            }),
+          );
+        },
+      );
+      req.on('error', (error) =>
+        resolve({ status: 0, ms: performance.now() - started, text: error.message }),
+      );
+      req.end(payload);
+    });
+
+  try {
+    console.log(`Gatehouse at ${app.url}: ${MEMBERS} verified members through the API...`);
+    const inviteCode = new URL(app.bootstrapLink).searchParams.get('code');
+    const members = [];
+    const join = async (code) => {
+      const email = `soak-${randomBytes(5).toString('hex')}@example.com`;
+      const password = `Soak-${randomBytes(9).toString('base64url')}`;
+      await api(app.url, 'POST', '/api/collections/users/records', {
+        email,
+        password,
+        passwordConfirm: password,
+        inviteCode: code,
+      });
+      await api(app.url, 'POST', '/api/collections/users/request-verification', { email });
+      const link = await verificationLink(app, email);
+      await api(app.url, 'POST', '/api/collections/users/confirm-verification', {
+        token: new URL(link).searchParams.get('token'),
+      });
+      const auth = await api(app.url, 'POST', '/api/collections/users/auth-with-password', {
+        identity: email,
+        password,
+      });
+      return { email, password, token: auth.token };
+    };
+    const initial = await join(inviteCode);
+    members.push(initial);
+    const codes = (
+      await api(app.url, 'GET', '/api/invite-codes', undefined, initial.token)
+    ).codes.map((c) => c.code);
+    while (members.length < MEMBERS) members.push(await join(codes.pop()));
+    const page = await send('GET', '/');
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(page.text)?.[1] ?? '/';
+
+    const pick = () => members[Math.floor(Math.random() * members.length)];
+    const total = MIX.reduce((n, [, w]) => n + w, 0);
+    const kinds = {
+      'page load (GET / and its script)': async () => {
+        const a = await send('GET', '/');
+        if (a.status !== 200) return a;
+        const b = await send('GET', script);
+        return { ...b, ms: a.ms + b.ms };
+      },
+      'auth-refresh': () => send('POST', '/api/collections/users/auth-refresh', {}, pick().token),
+      'invite list': () => send('GET', '/api/invite-codes', undefined, pick().token),
+      'sign-in': () => {
+        const m = pick();
+        return send('POST', '/api/collections/users/auth-with-password', {
+          identity: m.email,
+          password: m.password,
+        });
+      },
+      'sign-up': async () => {
+        // The initial member makes more codes when theirs run low (limits are off).
+        if (codes.length < 10) {
+          const made = await send('POST', '/api/invite-codes/generate', {}, initial.token);
+          if (made.status !== 200) return made;
+          codes.push(...JSON.parse(made.text).codes.map((c) => c.code));
+        }
+        const code = codes.pop();
+        const password = `Soak-${randomBytes(9).toString('base64url')}`;
+        return send('POST', '/api/collections/users/records', {
+          email: `soak-new-${randomBytes(6).toString('hex')}@example.com`,
+          password,
+          passwordConfirm: password,
+          inviteCode: code ?? 'none',
+        });
+      },
+    };
+    const choose = () => {
+      let r = Math.random() * total;
+      for (const [name, w] of MIX) {
+        r -= w;
+        if (r < 0) return name;
+      }
+      return MIX[0][0];
+    };
+
+    // Capacity: 32 clients back to back on the mix for 15 s.
+    console.log('Measuring capacity on the mix (32 clients back to back, 15 s)...');
+    let done = 0;
+    const capacityEnd = Date.now() + 15_000;
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (Date.now() < capacityEnd) {
+          await kinds[choose()]();
+          done += 1;
+        }
+      }),
+    );
+    const capacity = done / 15;
+    const rate = Math.max(1, Math.round(capacity * 0.7));
+    console.log(
+      `Capacity ${capacity.toFixed(0)} mixes/s; soaking at ${rate}/s (70 %) for ${minutes} min...`,
+    );
+
+    const startRss = rssMiB(app.child.pid);
+    const perMinute = [];
+    const errors = [];
+    const started = Date.now();
+    const end = started + minutes * 60_000;
+    let inFlight = 0;
+    let next = performance.now();
+    const pending = new Set();
+    while (Date.now() < end) {
+      const minute = Math.floor((Date.now() - started) / 60_000);
+      perMinute[minute] ??= { latencies: [], errors: 0, byKind: {} };
+      const bucket = perMinute[minute];
+      const kind = choose();
+      inFlight += 1;
+      const p = kinds[kind]().then((res) => {
+        inFlight -= 1;
+        bucket.latencies.push(res.ms);
+        bucket.byKind[kind] = (bucket.byKind[kind] ?? 0) + 1;
+        if (res.status < 200 || res.status >= 300) {
+          bucket.errors += 1;
+          if (errors.length < 10) errors.push(`${kind}: ${res.status} ${res.text.slice(0, 120)}`);
+        }
+        pending.delete(p);
+      });
+      pending.add(p);
+      next += 1000 / rate;
+      const wait = next - performance.now();
+      if (wait > 1) await sleep(wait);
+      if (inFlight > 2000) await sleep(10);
+    }
+    await Promise.all(pending);
+    const endRss = rssMiB(app.child.pid);
+
+    const rows = perMinute.map((m, i) => {
+      const sorted = [...m.latencies].sort((a, b) => a - b);
+      return [
+        `${i + 1}`,
+        `${sorted.length}`,
+        `${(sorted.length / 60).toFixed(0)}/s`,
+        `${m.errors}`,
+        `${percentile(sorted, 50).toFixed(1)} ms`,
+        `${percentile(sorted, 99).toFixed(1)} ms`,
+      ];
+    });
+    const totalErrors = perMinute.reduce((n, m) => n + m.errors, 0);
+    const growth = (endRss - startRss) / startRss;
+    console.log('');
+    console.log(table(rows, ['minute', 'requests', 'rate', 'errors', 'p50', 'p99']));
+    console.log('');
+    console.log(
+      `errors: ${totalErrors} (target 0: ${totalErrors === 0 ? 'met' : 'MISSED'})` +
+        (errors.length ? `\n  first: ${errors.join('\n  ')}` : ''),
+    );
+    console.log(
+      `RSS: ${startRss.toFixed(1)} MiB at the start, ${endRss.toFixed(1)} MiB at the end ` +
+        `(${(growth * 100).toFixed(1)} %; target <= 10 %: ${growth <= 0.1 ? 'met' : 'MISSED'})`,
+    );
+    return {
+      settings: { minutes, rate, capacity: Math.round(capacity), mix: Object.fromEntries(MIX) },
+      minutes: perMinute.map((m) => {
+        const sorted = [...m.latencies].sort((a, b) => a - b);
+        return {
+          requests: sorted.length,
+          errors: m.errors,
+          p50Ms: Number(percentile(sorted, 50).toFixed(1)),
+          p99Ms: Number(percentile(sorted, 99).toFixed(1)),
+        };
+      }),
+      errors: totalErrors,
+      firstErrors: errors,
+      rssMiB: { start: Number(startRss.toFixed(1)), end: Number(endRss.toFixed(1)) },
+      targets: {
+        errors: { target: '0', met: totalErrors === 0 },
+        rssGrowth: { target: '<= 10 %', met: growth <= 0.1 },
+      },
+    };
+  } finally {
+    agent.destroy();
+    await app.close();
+  }
+}

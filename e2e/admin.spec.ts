@@ -1,0 +1,344 @@
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import {
+  inviteCodes,
+  inviteCodeSource,
+  signUpUnverified,
+  signUpVerified,
+  type Member,
+} from './support/api';
+import { checkScreen, expectScreenTitle } from './support/checks';
+import { e2eEnv } from './support/env';
+import { VERIFY_SUBJECT, mailTo, waitForMail } from './support/mail';
+import { startMailReceiver, type MailReceiver } from './support/smtp';
+import {
+  control,
+  expectHomeScreen,
+  expectLoginScreen,
+  fillLogin,
+  logInThroughUi,
+} from './support/ui';
+
+/**
+ * The operator console (/admin) in the browser, against the real server, its database and a real
+ * SMTP receiver that this file stops and starts: the initial user finds a member and acts on their
+ * account (the member's own browser feels it), walks the invite tree, reads the security log,
+ * watches a mail fail while the mail server is down and sends it with Retry Now once it is back;
+ * a member who is not an operator gets no way in.
+ */
+
+const server = e2eEnv().servers.admin;
+const ORIGIN = server.url;
+test.use({ baseURL: ORIGIN });
+// Each test walks several screens and scans some of them with axe four times: room on a busy machine.
+test.describe.configure({ timeout: 360_000 });
+
+const initial: Member = (() => {
+  if (!server.initial) throw new Error('The global setup did not create the initial user');
+  return server.initial;
+})();
+const spareCode = inviteCodeSource(ORIGIN, initial);
+const TEST_SUBJECT = 'Gatehouse test email';
+
+// This server's mail server: up, except while a test takes it down.
+let receiver: MailReceiver;
+test.beforeAll(async () => {
+  if (!server.smtpPort) throw new Error('The admin server has no mail receiver of its own');
+  receiver = await startMailReceiver(e2eEnv().mailDir, server.smtpPort);
+});
+test.afterAll(async () => {
+  await receiver.close();
+});
+
+async function newMember(who: string): Promise<Member> {
+  return signUpVerified(ORIGIN, await spareCode(), who);
+}
+
+let others: BrowserContext[] = [];
+test.afterEach(async () => {
+  await Promise.all(others.map((c) => c.close()));
+  others = [];
+});
+
+/** A second browser (its own storage) signed in as `member`. */
+async function otherBrowser(browser: Browser, member: Member) {
+  const context = await browser.newContext({ baseURL: ORIGIN });
+  others.push(context);
+  const page = await context.newPage();
+  await logInThroughUi(page, member.email, member.password);
+  return page;
+}
+
+function region(page: Page, name: string) {
+  return page.getByRole('region', { name });
+}
+
+async function openAdmin(page: Page): Promise<void> {
+  await control(page, 'Admin').click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeFocused();
+  await expect(page).toHaveURL((url) => url.pathname === '/admin');
+  await expectScreenTitle(page, 'Members · Gatehouse');
+}
+
+async function openSection(page: Page, name: string, title: string): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Operator console' })
+    .getByRole('link', { name })
+    .click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeFocused();
+  await expectScreenTitle(page, `${title} · Gatehouse`);
+}
+
+/** Members → search for `email` → their page. */
+async function openMember(page: Page, email: string): Promise<void> {
+  await page.getByLabel('Search by email', { exact: true }).fill(email.split('@')[0] ?? email);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByText('1 member', { exact: true })).toBeVisible();
+  await page.getByRole('list', { name: 'Members' }).getByRole('link', { name: email }).click();
+  await expect(page.getByRole('heading', { level: 1, name: email })).toBeFocused();
+  await expectScreenTitle(page, 'Member · Gatehouse');
+}
+
+function notice(page: Page, text: string) {
+  return page.getByRole('status').filter({ hasText: text });
+}
+
+test('the initial user disables, enables, gives and revokes codes, and makes an operator', async ({
+  page,
+  browser,
+}) => {
+  const member = await newMember('target');
+  const theirs = await otherBrowser(browser, member);
+  // A member who is not an operator has no Admin on Home.
+  await expect(control(theirs, 'Admin')).toHaveCount(0);
+
+  await logInThroughUi(page, initial.email, initial.password);
+  await openAdmin(page);
+  await openMember(page, member.email);
+  const details = region(page, 'Details');
+  await expect(details.getByRole('link', { name: initial.email })).toBeVisible();
+  await expect(details.getByText('Active', { exact: true })).toBeVisible();
+
+  // Disable: the member's open browser is signed out at its next step, and sign-in is refused.
+  const actions = region(page, 'Actions');
+  await actions.getByRole('button', { name: 'Disable', exact: true }).click();
+  await expect(
+    notice(page, `${member.email} has been disabled and signed out everywhere.`),
+  ).toBeVisible();
+  await expect(details.getByText('Disabled', { exact: true })).toBeVisible();
+  // (Their tab may already be on the login screen: the ended session reaches it live.)
+  await theirs.goto('/profile');
+  await expectLoginScreen(theirs);
+  await fillLogin(theirs, member.email, member.password);
+  await theirs.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(theirs.getByText('This account has been disabled.')).toBeVisible();
+
+  // Enable: they sign in again.
+  await actions.getByRole('button', { name: 'Enable', exact: true }).click();
+  await expect(
+    notice(page, `${member.email} has been enabled and can sign in again.`),
+  ).toBeVisible();
+  await theirs.getByRole('button', { name: 'Sign In', exact: true }).click();
+  // Back where they were going (Profile), then Home.
+  await expect(theirs.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
+  await theirs.goto('/home');
+  await expectHomeScreen(theirs);
+
+  // Give 5 More Codes, then revoke one of them.
+  const codes = region(page, 'Invite Codes');
+  const list = codes.getByRole('list', { name: 'Their invite codes' });
+  await expect(list.getByRole('listitem')).toHaveCount(5);
+  await codes.getByRole('button', { name: 'Give 5 More Codes' }).click();
+  await expect(notice(page, `Gave 5 new invite codes to ${member.email}.`)).toBeVisible();
+  await expect(list.getByRole('listitem')).toHaveCount(10);
+  await expect(codes.getByText('10 unused, 0 used.')).toBeVisible();
+  const revoked = (await list.getByRole('code').first().textContent()) ?? '';
+  await list.getByRole('button', { name: 'Revoke' }).first().click();
+  await expect(notice(page, `Invite code ${revoked} has been revoked.`)).toBeVisible();
+  await expect(list.getByRole('listitem')).toHaveCount(9);
+  // The member sees the same codes on their profile.
+  expect(await inviteCodes(ORIGIN, member)).toHaveLength(9);
+  expect(await inviteCodes(ORIGIN, member)).not.toContain(revoked);
+
+  // Make Operator: the member now sees Admin and opens the console.
+  await actions.getByRole('button', { name: 'Make Operator' }).click();
+  await expect(notice(page, `${member.email} is now an operator.`)).toBeVisible();
+  await expect(details.getByText('Operator', { exact: true })).toBeVisible();
+  await expect(actions.getByRole('button', { name: 'Remove Operator' })).toBeVisible();
+  await theirs.reload();
+  await expectHomeScreen(theirs);
+  await openAdmin(theirs);
+  // An operator who is not the initial user cannot change roles.
+  await openMember(theirs, initial.email);
+  await expect(control(theirs, 'Make Operator')).toHaveCount(0);
+  await expect(control(theirs, 'Disable')).toHaveCount(0);
+
+  // Each action is in the security log: filter by the member, then by type.
+  await openSection(page, 'Security Log', 'Security Log');
+  await page.getByLabel("Member's email", { exact: true }).fill(member.email);
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  await expect(page.getByText(`Showing the events of ${member.email}.`)).toBeVisible();
+  await page.getByLabel('Event type').selectOption({ label: 'Account disabled by an operator' });
+  await expect(page).toHaveURL((url) => url.searchParams.get('type') === 'admin_disable');
+  const events = page.getByRole('list', { name: 'Security events' });
+  await expect(events.getByRole('listitem')).toHaveCount(1);
+  await expect(events.getByText('Account disabled by an operator')).toBeVisible();
+  await expect(events.getByRole('link', { name: member.email })).toBeVisible();
+  await page.getByLabel('Event type').selectOption({ label: 'All events' });
+  for (const words of [
+    'Account enabled by an operator',
+    'Invite codes given by an operator',
+    'Invite code revoked by an operator',
+    'Made an operator',
+  ]) {
+    await expect(events.getByText(words).first()).toBeVisible();
+  }
+});
+
+test('the invite tree shows who invited whom and expands a branch', async ({ page }) => {
+  const parent = await newMember('parent');
+  const [code] = await inviteCodes(ORIGIN, parent);
+  const child = await signUpVerified(ORIGIN, code ?? '', 'child');
+
+  await logInThroughUi(page, initial.email, initial.password);
+  await openAdmin(page);
+  await openSection(page, 'Invite Tree', 'Invite Tree');
+  const tree = page.getByRole('list', { name: 'Invite tree' });
+  await expect(tree.getByRole('link', { name: initial.email })).toBeVisible();
+  const row = tree
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('link', { name: parent.email }) });
+  await expect(row.getByText('1 invited · 1 in branch').first()).toBeVisible();
+  await expect(tree.getByRole('link', { name: child.email })).toHaveCount(0);
+
+  const expand = page.getByRole('button', { name: `Expand ${parent.email}` });
+  await expect(expand).toHaveAttribute('aria-expanded', 'false');
+  await expand.click();
+  const branch = page.getByRole('list', { name: `Invited by ${parent.email}` });
+  await expect(branch.getByRole('link', { name: child.email })).toBeVisible();
+  await expect(page.getByRole('button', { name: `Collapse ${parent.email}` })).toHaveAttribute(
+    'aria-expanded',
+    'true',
+  );
+  await checkScreen(page, 'Invite Tree, a branch open', { every: true });
+
+  await page.getByRole('button', { name: `Collapse ${parent.email}` }).click();
+  await expect(page.getByRole('link', { name: child.email })).toHaveCount(0);
+
+  // The branch leads to the child's page, which names who invited them.
+  await page.getByRole('button', { name: `Expand ${parent.email}` }).click();
+  await branch.getByRole('link', { name: child.email }).click();
+  await expect(page.getByRole('heading', { level: 1, name: child.email })).toBeFocused();
+  await expect(region(page, 'Details').getByRole('link', { name: parent.email })).toBeVisible();
+});
+
+test('a mail that fails while the mail server is down goes out on Retry Now', async ({ page }) => {
+  const member = await signUpUnverified(ORIGIN, await spareCode(), 'unverified');
+  await waitForMail(member.email, VERIFY_SUBJECT);
+
+  await logInThroughUi(page, initial.email, initial.password);
+  await openAdmin(page);
+  await openMember(page, member.email);
+  await expect(region(page, 'Details').getByText('No', { exact: true })).toBeVisible();
+
+  // The mail server goes down; the resent verification mail fails.
+  await receiver.close();
+  await region(page, 'Actions').getByRole('button', { name: 'Resend Verification' }).click();
+  await expect(notice(page, `Verification email sent to ${member.email}.`)).toBeVisible();
+
+  await openSection(page, 'Mail', 'Mail');
+  const queued = page.getByRole('list', { name: 'Queued mail' });
+  const row = queued.getByRole('listitem').filter({ hasText: member.email });
+  await expect(row).toHaveCount(1, { timeout: 20_000 });
+  await expect(row.getByText(VERIFY_SUBJECT)).toBeVisible();
+  // Failing after its first attempt, with the error the mail server gave (the screen follows).
+  await expect(row.getByText('Failing', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(row.getByText(/ECONNREFUSED/)).toBeVisible();
+  await expect(row.getByText('1', { exact: true })).toBeVisible();
+  await checkScreen(page, 'Mail, a failing mail', { every: true });
+  expect(await mailTo(member.email, VERIFY_SUBJECT)).toHaveLength(1);
+
+  // The mail server is back; the next try is minutes away, so Retry Now sends it.
+  receiver = await startMailReceiver(e2eEnv().mailDir, server.smtpPort);
+  await row.getByRole('button', { name: 'Retry Now' }).click();
+  await expect(notice(page, `Retrying the mail to ${member.email} now.`)).toBeVisible();
+  await waitForMail(member.email, VERIFY_SUBJECT, { nth: 2 });
+  await expect(row).toHaveCount(0, { timeout: 20_000 });
+
+  // Send Test Email reaches the operator.
+  const before = (await mailTo(initial.email, TEST_SUBJECT)).length;
+  await page.getByRole('button', { name: 'Send Test Email' }).click();
+  await expect(notice(page, `Test email queued to ${initial.email}.`)).toBeVisible();
+  const test = await waitForMail(initial.email, TEST_SUBJECT, { nth: before + 1 });
+  expect(test.text).toContain('sent from the operator console');
+});
+
+test('a member who is not an operator has no Admin, and /admin refuses them', async ({ page }) => {
+  const member = await newMember('plain');
+  await logInThroughUi(page, member.email, member.password);
+  await expect(control(page, 'View Profile')).toBeVisible();
+  await expect(control(page, 'Admin')).toHaveCount(0);
+
+  for (const path of ['/admin', '/admin/mail', `/admin/members/${initial.id}`]) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: 'Not Allowed' })).toBeFocused();
+    await expect(page.getByText('Only operators can use the operator console.')).toBeVisible();
+    await expectScreenTitle(page, 'Not Allowed · Gatehouse');
+    await expect(page.getByRole('navigation', { name: 'Operator console' })).toHaveCount(0);
+    await expect(page.getByText(initial.email)).toHaveCount(0);
+  }
+  await checkScreen(page, 'Not Allowed', { every: true });
+  await control(page, 'Back to Home').click();
+  await expectHomeScreen(page);
+
+  // A visitor is sent to sign in.
+  await control(page, 'Log Out').click();
+  await expectLoginScreen(page);
+  await page.goto('/admin');
+  await expectLoginScreen(page);
+});
+
+test('Members and a member page pass axe at 1280 and 360 px, light and dark, by keyboard', async ({
+  page,
+}) => {
+  const member = await newMember('scan');
+  await logInThroughUi(page, initial.email, initial.password);
+  // Keyboard only: Tab to Admin and press Enter.
+  const admin = control(page, 'Admin');
+  for (let i = 0; i < 10 && !(await admin.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press('Tab');
+  }
+  await expect(admin).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeFocused();
+  await expect(page.getByRole('list', { name: 'Members' }).getByRole('link').first()).toBeVisible();
+  await checkScreen(page, 'Members', { every: true });
+
+  await page.getByLabel('Status').selectOption({ label: 'Verified' });
+  await page.getByLabel('Sort').selectOption({ label: 'Email (A to Z)' });
+  await expect(page).toHaveURL((url) => url.searchParams.get('sort') === 'email');
+  await openMember(page, member.email);
+  await checkScreen(page, 'Member', { every: true });
+  await region(page, 'Actions').getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await expect(
+    page.getByText('This action cannot be undone. All their data will be permanently deleted.'),
+  ).toBeVisible();
+  await checkScreen(page, 'Member, asked to delete', { every: true });
+  await page.getByRole('button', { name: 'Yes, Delete' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeFocused();
+  await page.getByLabel('Search by email', { exact: true }).fill(member.email);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByText('No members match this search.')).toBeVisible();
+});
+
+test('Invite Tree, Mail and Security Log pass axe at 1280 and 360 px, light and dark', async ({
+  page,
+}) => {
+  await logInThroughUi(page, initial.email, initial.password);
+  await openAdmin(page);
+  for (const name of ['Invite Tree', 'Mail', 'Security Log']) {
+    await openSection(page, name, name);
+    await expect(page.getByText(/^Loading/)).toHaveCount(0);
+    await checkScreen(page, name, { every: true });
+  }
+});

@@ -1,0 +1,89 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../core/context.js';
+import { MFA_LIFETIME_MS } from '../core/second-step.js';
+import { sessionToken, startSession } from '../core/sessions.js';
+import { userRecord } from '../core/users.js';
+import { requestAuth, requireUser } from '../http/auth.js';
+import { readBody } from '../http/body.js';
+import { clientOf as client } from '../http/client.js';
+import { type AuthMethodProvider, ProviderClients } from './clients.js';
+import { disconnectProvider, listProviders } from './manage.js';
+import { signInWithProvider } from './sign-in.js';
+
+/**
+ * Sign-in with a provider in PocketBase's wire format (auth-methods, auth-with-oauth2), and the
+ * member's connected providers (Settings' Connected Accounts).
+ */
+export function providerRoutes(ctx: AppContext) {
+  const clients = new ProviderClients(ctx.config.providers, ctx.config.providerTimeoutMs, ctx.log);
+  clients.warm();
+  return async (app: FastifyInstance) => {
+    app.get('/api/collections/users/auth-methods', async () => {
+      // A provider whose metadata cannot be had now is left out, as PocketBase does.
+      const providers = (
+        await Promise.all(
+          clients.providers.map((p) =>
+            clients.authMethod(p).catch((err: unknown) => {
+              ctx.log.warn({ provider: p.name, err: String(err) }, 'provider left out');
+              return undefined;
+            }),
+          ),
+        )
+      ).filter((p): p is AuthMethodProvider => p !== undefined);
+      return {
+        password: { enabled: true, identityFields: ['email'] },
+        oauth2: { enabled: clients.providers.length > 0, providers },
+        mfa: { enabled: true, duration: MFA_LIFETIME_MS / 1000 },
+        otp: { enabled: false, duration: 0 },
+      };
+    });
+
+    app.post('/api/collections/users/auth-with-oauth2', async (request) => {
+      const body = readBody(request.body, {
+        provider: 'string',
+        code: 'string',
+        codeVerifier: 'string',
+        redirectURL: 'string',
+        createData: 'object',
+      });
+      const auth = await requestAuth(ctx, request);
+      const result = await signInWithProvider(ctx, clients, body, client(request), auth);
+      const token =
+        result.connected && auth
+          ? sessionToken(ctx, auth.user, auth.session)
+          : await startSession(ctx, result.user, client(request), 'oauth2');
+      const p = result.providerUser;
+      return {
+        token,
+        record: userRecord(result.user, { withEmail: true }),
+        // PocketBase's meta, without the provider's tokens: Gatehouse never acts on the
+        // member's behalf at the provider, so they are not handed to the browser.
+        meta: {
+          id: p.id,
+          name: p.name,
+          username: p.username,
+          email: p.email,
+          avatarURL: p.avatarURL,
+          accessToken: '',
+          refreshToken: '',
+          expiry: '',
+          rawUser: p.rawUser,
+          isNew: result.isNew,
+        },
+      };
+    });
+
+    app.get('/api/gatehouse/providers', async (request) => {
+      return listProviders(ctx, clients, await requireUser(ctx, request));
+    });
+
+    app.delete<{ Params: { name: string } }>(
+      '/api/gatehouse/providers/:name',
+      async (request, reply) => {
+        const user = await requireUser(ctx, request);
+        await disconnectProvider(ctx, user, request.params.name, client(request));
+        return reply.code(204).send();
+      },
+    );
+  };
+}

@@ -1,0 +1,197 @@
+import { createHash } from 'node:crypto';
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppContext } from '../core/context.js';
+import { ForbiddenError, type FieldError, ValidationError } from '../core/errors.js';
+import { requestAuth } from '../http/auth.js';
+import { HttpError } from '../http/envelope.js';
+import { Broker, type BrokerOptions, OAUTH2_TOPIC, RealtimeClient } from './broker.js';
+
+/**
+ * PocketBase's realtime API (apis/realtime.go) and OAuth2 redirect target
+ * (apis/record_auth_with_oauth2_redirect.go), so the SDK's `pb.realtime`, `collection.subscribe`
+ * and the all-in-one `authWithOAuth2` work unchanged:
+ *
+ * - `GET /api/realtime`: a Server-Sent Events stream; its first message is `PB_CONNECT` with
+ *   `{"clientId"}` (also the message `id`, which the SDK reads).
+ * - `POST /api/realtime` `{clientId, subscriptions}`: replaces the client's topics; the request's
+ *   token decides whose records it receives (a member only ever gets their own).
+ * - `GET|POST /api/oauth2-redirect`: forwards `{state, code, error}` to the client whose id is
+ *   `state` (topic `@oauth2`), on whichever instance it is connected to.
+ */
+
+/** PocketBase's bounds on a subscription request. */
+const MAX_CLIENT_ID = 255;
+const MAX_SUBSCRIPTIONS = 1000;
+const MAX_TOPIC_LENGTH = 2500;
+
+const lengthTooLong = (max: number): FieldError => ({
+  code: 'validation_length_too_long',
+  message: `The length must be no more than ${max}.`,
+  params: { max },
+});
+
+const SUCCESS_TEXT = 'Auth completed. You can close this window and go back to the app.';
+const FAILURE_TEXT =
+  'Failed to authenticate. You can close this window and go back to the app to try again.';
+const CLOSE_SCRIPT = 'window.close();';
+const CLOSE_SCRIPT_HASH = createHash('sha256').update(CLOSE_SCRIPT).digest('base64');
+
+export interface RealtimeFeature {
+  plugin: (app: FastifyInstance) => Promise<void>;
+  broker: Broker;
+}
+
+export function realtimeRoutes(ctx: AppContext, options: BrokerOptions = {}): RealtimeFeature {
+  const broker = new Broker(ctx, options);
+  const plugin = async (app: FastifyInstance) => {
+    // Open streams would keep the server from closing: they end first, and clients reconnect.
+    app.addHook('preClose', (done) => {
+      broker.closeAll();
+      done();
+    });
+
+    app.get('/api/realtime', (request, reply) => {
+      const client = new RealtimeClient(request.ip, reply.raw);
+      reply.hijack();
+      reply.raw.writeHead(200, {
+        ...(reply.getHeaders() as OutgoingHttpHeaders),
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-store',
+        // nginx passes the stream through instead of buffering it.
+        'x-accel-buffering': 'no',
+      });
+      reply.raw.on('close', () => broker.unregister(client));
+      broker.register(client);
+      broker.send(client, 'PB_CONNECT', JSON.stringify({ clientId: client.id }));
+    });
+
+    app.post('/api/realtime', async (request, reply) => {
+      const { clientId, subscriptions } = readSubscribeBody(request.body);
+      const client = broker.get(clientId);
+      if (!client) throw new HttpError(404, 'Missing or invalid client id.');
+      // An extra precaution against guessed client ids (PocketBase's).
+      if (client.ip !== request.ip) throw new HttpError(400, 'Invalid realtime client.');
+      const auth = await requestAuth(ctx, request);
+      // Only a guest → member upgrade; any other change of auth is refused.
+      if (client.auth && client.auth.userId !== auth?.user.id) {
+        throw new ForbiddenError("The current and the previous request authorization don't match.");
+      }
+      if (client.closed) throw new HttpError(404, 'Missing or invalid client id.');
+      broker.subscribe(
+        client,
+        auth ? { userId: auth.user.id, sessionId: auth.session.id } : null,
+        subscriptions,
+      );
+      return reply.code(204).send();
+    });
+
+    // Providers that answer with `response_mode=form_post` send a form, not JSON.
+    app.register(async (redirect) => {
+      redirect.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: 16 * 1024 },
+        (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+      );
+      const handle = (data: Record<string, unknown>, ip: string, reply: FastifyReply) => {
+        const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : '');
+        const state = text('state');
+        const code = text('code');
+        const error = text('error');
+        if (state === '') return redirectPage(reply, false);
+        const local = broker.get(state);
+        // Alone, this instance knows every client; with others, an unknown one may be theirs.
+        if (!local && !ctx.events.shared) return redirectPage(reply, false);
+        if (local && (!local.subscriptions.has(OAUTH2_TOPIC) || local.ip !== ip)) {
+          return redirectPage(reply, false);
+        }
+        // Through the channel: the client may be connected to another instance.
+        ctx.events.publish({
+          type: 'oauth2',
+          clientId: state,
+          ip,
+          payload: { state, code, ...(error ? { error } : {}) },
+        });
+        return redirectPage(reply, error === '' && code !== '');
+      };
+      redirect.get<{ Querystring: Record<string, unknown> }>(
+        '/api/oauth2-redirect',
+        (request, reply) => handle(request.query, request.ip, reply),
+      );
+      redirect.post('/api/oauth2-redirect', (request, reply) => {
+        const body = request.body;
+        const data =
+          typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+        return handle(data, request.ip, reply);
+      });
+    });
+  };
+  return { plugin, broker };
+}
+
+/** PocketBase's form: a JSON object; clientId 1–255 characters; at most 1000 topics of 2500. */
+function readSubscribeBody(body: unknown): { clientId: string; subscriptions: string[] } {
+  if (body === undefined || body === null) body = {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400);
+  const { clientId = '', subscriptions = [] } = body as Record<string, unknown>;
+  if (
+    (clientId !== null && typeof clientId !== 'string') ||
+    (subscriptions !== null &&
+      (!Array.isArray(subscriptions) || subscriptions.some((s) => typeof s !== 'string')))
+  ) {
+    throw new HttpError(400);
+  }
+  const id = clientId ?? '';
+  const topics = (subscriptions ?? []) as string[];
+  const errors: Record<string, unknown> = {};
+  if (id === '') errors.clientId = { code: 'validation_required', message: 'Cannot be blank.' };
+  else if (id.length > MAX_CLIENT_ID) {
+    errors.clientId = {
+      code: 'validation_length_out_of_range',
+      message: `The length must be between 1 and ${MAX_CLIENT_ID}.`,
+      params: { min: 1, max: MAX_CLIENT_ID },
+    };
+  }
+  if (topics.length > MAX_SUBSCRIPTIONS) errors.subscriptions = lengthTooLong(MAX_SUBSCRIPTIONS);
+  else {
+    const each: Record<string, FieldError> = {};
+    topics.forEach((t, i) => {
+      if (t.length > MAX_TOPIC_LENGTH) each[String(i)] = lengthTooLong(MAX_TOPIC_LENGTH);
+    });
+    if (Object.keys(each).length > 0) errors.subscriptions = each;
+  }
+  if (Object.keys(errors).length > 0) {
+    // PocketBase's answer for its form's rules: the default 400 message, one error per field
+    // (per topic for the topics' lengths).
+    throw new ValidationError(
+      'Something went wrong while processing your request.',
+      errors as Record<string, FieldError>,
+    );
+  }
+  return { clientId: id, subscriptions: topics };
+}
+
+/**
+ * The page the provider's popup lands on (PocketBase's texts when it has no admin UI). On success
+ * it closes itself (the app has the code over realtime and closes it too); a failure stays open
+ * to be read.
+ */
+function redirectPage(reply: FastifyReply, success: boolean) {
+  const text = success ? SUCCESS_TEXT : FAILURE_TEXT;
+  // No opener policy here: the popup came from the provider's site, and a policy would move it
+  // into a new browsing context group, cutting it from the app that opened it (which then cannot
+  // close it, nor can it close itself after the provider's own pages).
+  reply.removeHeader('cross-origin-opener-policy');
+  return reply
+    .code(200)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header(
+      'content-security-policy',
+      `default-src 'none'; script-src 'sha256-${CLOSE_SCRIPT_HASH}'; frame-ancestors 'none'`,
+    )
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${success ? 'Signed in' : 'Sign-in failed'}</title>` +
+        `<meta name="viewport" content="width=device-width, initial-scale=1"></head>` +
+        `<body><p>${text}</p>${success ? `<script>${CLOSE_SCRIPT}</script>` : ''}</body></html>`,
+    );
+}

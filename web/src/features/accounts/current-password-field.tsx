@@ -1,0 +1,40 @@
+import type { ChangeEventHandler, RefObject } from 'react';
+import { Field } from '../../components/ui/field';
+
+/**
+ * The password a member already has, as sign-in, Settings and the email-change link ask for it:
+ * a password input the browser fills with the saved password.
+ */
+export function CurrentPasswordField({
+  label = 'Password',
+  name = 'password',
+  value,
+  onChange,
+  invalid,
+  error,
+  ref,
+}: {
+  label?: 'Password' | 'Current Password';
+  name?: 'password' | 'oldPassword';
+  value: string;
+  onChange: ChangeEventHandler<HTMLInputElement>;
+  invalid: boolean;
+  /** The server's word on it, shown under the field (see `Field`). */
+  error?: string | null;
+  ref: RefObject<HTMLInputElement | null>;
+}) {
+  return (
+    <Field
+      ref={ref}
+      label={label}
+      name={name}
+      type="password"
+      autoComplete="current-password"
+      required
+      value={value}
+      aria-invalid={invalid || undefined}
+      error={error}
+      onChange={onChange}
+    />
+  );
+}

@@ -1,0 +1,106 @@
+import type { ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useRouterState } from '@tanstack/react-router';
+import { Card } from '../../components/ui/card';
+import { NavButton } from '../../components/ui/nav-button';
+import { ScreenHeading, ScreenShell, usePageTitle } from '../../components/ui/screen';
+import { Spinner } from '../../components/ui/spinner';
+import { focusRing } from '../../components/ui/button';
+import { cn } from '../../components/ui/cn';
+import { useCurrentUser } from '../../lib/auth';
+import { errorMessage } from '../../lib/pb';
+import { meQueryOptions } from './api';
+
+const SECTIONS = [
+  { to: '/admin', label: 'Members' },
+  { to: '/admin/tree', label: 'Invite Tree' },
+  { to: '/admin/mail', label: 'Mail' },
+  { to: '/admin/security-log', label: 'Security Log' },
+] as const;
+
+/**
+ * The frame of every /admin screen: the console's navigation above the screen, for operators
+ * only. Anyone else sees Not Allowed (the server refuses them anyway; this only says so clearly).
+ */
+export function AdminAreaScreen({ children }: { children: ReactNode }) {
+  const user = useCurrentUser();
+  const me = useQuery({ ...meQueryOptions(user?.id ?? ''), enabled: user !== null });
+
+  if (me.isPending) return <Spinner label="Loading..." />;
+  if (me.isError) {
+    return (
+      <AdminProblem title="Something went wrong!">
+        {errorMessage(me.error) ?? 'The operator console could not be loaded.'}
+      </AdminProblem>
+    );
+  }
+  if (!me.data.isOperator) {
+    return (
+      <AdminProblem title="Not Allowed">
+        Only operators can use the operator console. Ask the person who runs this community if you
+        need it.
+      </AdminProblem>
+    );
+  }
+  return (
+    <ScreenShell width="wide">
+      <AdminNav />
+      {children}
+    </ScreenShell>
+  );
+}
+
+function AdminProblem({ title, children }: { title: string; children: ReactNode }) {
+  usePageTitle(title);
+  return (
+    <ScreenShell>
+      <Card className="flex flex-col gap-4">
+        <ScreenHeading>{title}</ScreenHeading>
+        <p className="text-slate-700 dark:text-slate-300">{children}</p>
+        <NavButton to="/home">Back to Home</NavButton>
+      </Card>
+    </ScreenShell>
+  );
+}
+
+function AdminNav() {
+  // A member's page belongs to Members: it stays marked there.
+  const onMemberPage = useRouterState({
+    select: (state) => state.location.pathname.startsWith('/admin/members/'),
+  });
+  return (
+    <nav aria-label="Operator console" className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm font-semibold text-slate-700 dark:text-slate-300">Admin</p>
+        <Link
+          to="/home"
+          className={cn(
+            'rounded-sm text-sm font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300',
+            focusRing,
+          )}
+        >
+          Back to Home
+        </Link>
+      </div>
+      <ul className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+        {SECTIONS.map((section) => (
+          <li key={section.to}>
+            <Link
+              to={section.to}
+              activeOptions={{ exact: true, includeSearch: false }}
+              aria-current={section.to === '/admin' && onMemberPage ? 'page' : undefined}
+              className={cn(
+                'flex min-h-11 items-center justify-center rounded-md border px-3 py-2 text-center text-sm font-semibold',
+                'border-slate-300 bg-white text-slate-900 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800',
+                'aria-[current=page]:border-blue-700 aria-[current=page]:bg-blue-700 aria-[current=page]:text-white dark:aria-[current=page]:border-blue-600 dark:aria-[current=page]:bg-blue-600',
+                focusRing,
+              )}
+            >
+              {section.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

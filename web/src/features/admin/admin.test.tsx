@@ -1,0 +1,124 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import {
+  authRefreshOk,
+  changelogOk,
+  fakeServer,
+  json,
+  makeUser,
+  storeSession,
+  type Handler,
+} from '../../test/fake-server';
+import { renderApp } from '../../test/render-app';
+
+const alice = makeUser({ isInitialUser: true });
+
+function me(isOperator: boolean, isInitialUser = isOperator): Handler {
+  return () => json(200, { id: alice.id, email: alice.email, isInitialUser, isOperator });
+}
+
+function member(n: number) {
+  return {
+    id: `member${String(n).padStart(9, '0')}`,
+    email: `member${n}@example.com`,
+    verified: true,
+    isInitialUser: false,
+    isOperator: false,
+    disabled: false,
+    created: '2026-11-20 10:00:00.000Z',
+  };
+}
+
+/** The members list: 45 members in all, 30 a page; the total only when not skipped. */
+const membersList: Handler = (req) => {
+  const page = Number(req.query.get('page') ?? '1');
+  const skip = req.query.get('skipTotal') === '1' || req.query.get('skipTotal') === 'true';
+  const items = Array.from({ length: page === 1 ? 30 : 15 }, (_, i) => member((page - 1) * 30 + i));
+  return json(200, {
+    page,
+    perPage: 30,
+    totalItems: skip ? -1 : 45,
+    totalPages: skip ? -1 : 2,
+    items,
+  });
+};
+
+function signedIn(routes: Record<string, Handler>) {
+  storeSession(alice);
+  return fakeServer({
+    'POST /api/collections/users/auth-refresh': authRefreshOk(alice),
+    'GET /changelog.json': changelogOk(),
+    ...routes,
+  });
+}
+
+describe('the operator console', () => {
+  it('Home shows Admin to an operator, and it opens Members', async () => {
+    signedIn({ 'GET /api/gatehouse/me': me(true), 'GET /api/admin/members': membersList });
+    const { user, router } = renderApp('/home');
+    await user.click(await screen.findByRole('link', { name: 'Admin' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Members' })).toHaveFocus();
+    expect(router.state.location.pathname).toBe('/admin');
+    expect(document.title).toBe('Members · Gatehouse');
+  });
+
+  it('Home shows no Admin to a member who is not an operator', async () => {
+    const server = signedIn({ 'GET /api/gatehouse/me': me(false) });
+    renderApp('/home');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome!' })).toBeInTheDocument();
+    await screen.findByRole('button', { name: 'Log Out' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.to('GET', '/api/gatehouse/me')).toHaveLength(1);
+    expect(screen.queryByRole('link', { name: 'Admin' })).toBeNull();
+  });
+
+  it('/admin tells a member who is not an operator, and asks the console API nothing', async () => {
+    const server = signedIn({ 'GET /api/gatehouse/me': me(false) });
+    renderApp('/admin');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Not Allowed' })).toHaveFocus();
+    expect(screen.getByText(/Only operators can use the operator console\./)).toBeInTheDocument();
+    expect(document.title).toBe('Not Allowed · Gatehouse');
+    expect(server.requests.filter((r) => r.path.startsWith('/api/admin/'))).toEqual([]);
+  });
+
+  it('/admin sends a visitor to sign in', async () => {
+    fakeServer({ 'GET /changelog.json': changelogOk() });
+    const { router } = renderApp('/admin');
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('counts the members once per search and turns pages with skipTotal', async () => {
+    const server = signedIn({
+      'GET /api/gatehouse/me': me(true),
+      'GET /api/admin/members': membersList,
+    });
+    const { user, router } = renderApp('/admin');
+    expect(await screen.findByText('45 members')).toBeInTheDocument();
+    const list = screen.getByRole('list', { name: 'Members' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(30);
+    expect(screen.getByText('1–30 of 45 · Page 1 of 2')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('31–45 of 45 · Page 2 of 2')).toBeInTheDocument();
+    expect(router.state.location.searchStr).toBe('?page=2');
+    const asked = server.to('GET', '/api/admin/members');
+    expect(asked.map((r) => [r.query.get('page'), r.query.get('skipTotal')])).toEqual([
+      ['1', null],
+      ['2', '1'],
+    ]);
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+
+    // A new search counts again, from its first page.
+    await user.type(screen.getByLabelText('Search by email'), 'member4');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await screen.findByRole('heading', { name: 'Members matching “member4”' });
+    const last = server.to('GET', '/api/admin/members').at(-1);
+    expect([last?.query.get('q'), last?.query.get('page'), last?.query.get('skipTotal')]).toEqual([
+      'member4',
+      '1',
+      null,
+    ]);
+    expect(router.state.location.searchStr).toBe('?q=member4');
+  });
+});

@@ -1,0 +1,265 @@
+import { queryOptions } from '@tanstack/react-query';
+import { errorMessage, errorStatus, pb } from '../../lib/pb';
+import type { SecurityEvent } from '../audit/api';
+
+/**
+ * The operator console's data (docs/api.md, "Operator console"). The server is the guard: every
+ * /api/admin/ call answers 403 to a member who is not an operator; the app only hides what they
+ * may not use. Every query key starts with the signed-in viewer's id, so one person's console is
+ * never shown to the next one signing in on the same browser.
+ */
+
+/** The signed-in member's role (GET /api/gatehouse/me). */
+export interface Me {
+  id: string;
+  email: string;
+  isInitialUser: boolean;
+  isOperator: boolean;
+}
+
+/** A member as the console lists them: the user record plus role and state. */
+export interface Member {
+  id: string;
+  email: string;
+  verified: boolean;
+  isInitialUser: boolean;
+  isOperator: boolean;
+  disabled: boolean;
+  created: string;
+}
+
+export interface MemberCode {
+  id: string;
+  code: string;
+  created: string;
+  /** When it was used, or null while unused. */
+  used: string | null;
+  usedBy: string | null;
+}
+
+export interface MemberSession {
+  id: string;
+  created: string;
+  lastSeen: string;
+  ip: string;
+  userAgent: string;
+}
+
+/** A member's page: the member, who invited them, their codes, sessions and newest events. */
+export interface MemberDetail extends Member {
+  invitedBy: { id: string; email: string } | null;
+  inviterDeleted: boolean;
+  invitees: number;
+  codes: MemberCode[];
+  sessions: MemberSession[];
+  lastSignIn: string | null;
+  events: SecurityEvent[];
+}
+
+/** PocketBase's list answer; the totals are -1 when skipped. */
+export interface ListPage<T> {
+  page: number;
+  perPage: number;
+  totalItems: number;
+  totalPages: number;
+  items: T[];
+}
+
+export interface TreeNode {
+  id: string;
+  email: string;
+  created: string;
+  disabled: boolean;
+  isOperator: boolean;
+  inviterDeleted: boolean;
+  childCount: number;
+  descendants: number;
+  children: TreeNode[];
+}
+
+export interface QueuedMail {
+  id: string;
+  userId: string | null;
+  recipient: string;
+  subject: string;
+  attempts: number;
+  lastError: string | null;
+  nextAttempt: string;
+  created: string;
+}
+
+export interface MailStats {
+  queued: number;
+  failing: number;
+  sentLast24h: number;
+  failedLast24h: number;
+}
+
+/** An entry of the whole security log: an event with its member (null: none, or deleted). */
+export interface LogEvent extends SecurityEvent {
+  member: string | null;
+  email: string | null;
+}
+
+/** Rows per page in the console's lists. */
+export const PER_PAGE = 30;
+
+export type MemberStatus = 'verified' | 'unverified' | 'disabled';
+export type MemberSort = '-created' | 'created' | 'email';
+
+/** The Members screen's search params: what the address bar keeps (read by the route). */
+export interface MembersSearch {
+  q?: string;
+  status?: MemberStatus;
+  sort?: MemberSort;
+  page?: string;
+}
+
+/** The Security Log's search params. */
+export interface LogSearch {
+  member?: string;
+  type?: string;
+  page?: string;
+}
+
+export function pageNumber(search: { page?: string }): number {
+  return search.page ? Number(search.page) : 1;
+}
+
+export const adminKeys = {
+  all: ['admin'] as const,
+  of: (viewer: string) => [...adminKeys.all, viewer] as const,
+  me: (viewer: string) => [...adminKeys.of(viewer), 'me'] as const,
+  members: (viewer: string) => [...adminKeys.of(viewer), 'members'] as const,
+  member: (viewer: string, id: string) => [...adminKeys.of(viewer), 'member', id] as const,
+  tree: (viewer: string) => [...adminKeys.of(viewer), 'tree'] as const,
+  outbox: (viewer: string) => [...adminKeys.of(viewer), 'outbox'] as const,
+  log: (viewer: string) => [...adminKeys.of(viewer), 'log'] as const,
+};
+
+export const meQueryOptions = (viewer: string) =>
+  queryOptions({
+    queryKey: adminKeys.me(viewer),
+    queryFn: () => pb.send<Me>('/api/gatehouse/me', {}),
+    staleTime: 60_000,
+  });
+
+/**
+ * A page of members. The total is counted only on the first page of a search (docs/api.md:
+ * the console asks for it once per search); other pages pass `skipTotal`.
+ */
+export const membersQueryOptions = (viewer: string, search: MembersSearch) => {
+  const page = pageNumber(search);
+  const filter = {
+    q: search.q ?? '',
+    status: search.status ?? '',
+    sort: search.sort ?? '-created',
+  };
+  return queryOptions({
+    queryKey: [...adminKeys.members(viewer), filter, page],
+    queryFn: () =>
+      pb.send<ListPage<Member>>('/api/admin/members', {
+        query: { ...filter, page, perPage: PER_PAGE, ...(page > 1 ? { skipTotal: 1 } : {}) },
+      }),
+  });
+};
+
+export const memberQueryOptions = (viewer: string, id: string) =>
+  queryOptions({
+    queryKey: adminKeys.member(viewer, id),
+    queryFn: () => pb.send<MemberDetail>(`/api/admin/members/${encodeURIComponent(id)}`, {}),
+  });
+
+/** One level of the invite tree under `root` (the initial user when undefined): lazy branches. */
+export const treeQueryOptions = (viewer: string, root: string | undefined) =>
+  queryOptions({
+    queryKey: [...adminKeys.tree(viewer), root ?? '', 1],
+    queryFn: () =>
+      pb.send<TreeNode>('/api/admin/invite-tree', {
+        query: { ...(root ? { root } : {}), depth: 1 },
+      }),
+  });
+
+export const outboxQueryOptions = (viewer: string, page: number) =>
+  queryOptions({
+    queryKey: [...adminKeys.outbox(viewer), page],
+    queryFn: () =>
+      pb.send<ListPage<QueuedMail> & { stats: MailStats }>('/api/admin/outbox', {
+        query: { page, perPage: PER_PAGE, skipTotal: 1 },
+      }),
+    // Mail moves on its own (the worker sends and retries): the screen follows it.
+    refetchInterval: 5000,
+  });
+
+export const logQueryOptions = (viewer: string, search: LogSearch) => {
+  const page = pageNumber(search);
+  const filter = { member: search.member ?? '', type: search.type ?? '' };
+  return queryOptions({
+    queryKey: [...adminKeys.log(viewer), filter, page],
+    queryFn: () =>
+      pb.send<ListPage<LogEvent>>('/api/admin/security-events', {
+        query: { ...filter, page, perPage: PER_PAGE, ...(page > 1 ? { skipTotal: 1 } : {}) },
+      }),
+  });
+};
+
+const memberPath = (id: string) => `/api/admin/members/${encodeURIComponent(id)}`;
+
+export async function disableMember(id: string): Promise<Member> {
+  return pb.send(`${memberPath(id)}/disable`, { method: 'POST' });
+}
+
+export async function enableMember(id: string): Promise<Member> {
+  return pb.send(`${memberPath(id)}/enable`, { method: 'POST' });
+}
+
+export async function setOperator(id: string, operator: boolean): Promise<Member> {
+  return pb.send(`${memberPath(id)}/operator`, { method: operator ? 'POST' : 'DELETE' });
+}
+
+/** How many codes Give 5 More Codes gives. */
+export const CODES_PER_GIFT = 5;
+
+export async function giveCodes(id: string): Promise<void> {
+  await pb.send(`${memberPath(id)}/invites`, {
+    method: 'POST',
+    body: { count: CODES_PER_GIFT },
+  });
+}
+
+export async function revokeCode(codeId: string): Promise<void> {
+  await pb.send(`/api/admin/invite-codes/${encodeURIComponent(codeId)}`, { method: 'DELETE' });
+}
+
+export async function resendVerification(id: string): Promise<void> {
+  await pb.send(`${memberPath(id)}/resend-verification`, { method: 'POST' });
+}
+
+export async function deleteMember(id: string): Promise<void> {
+  await pb.send(memberPath(id), { method: 'DELETE' });
+}
+
+export async function retryMail(mailId: string): Promise<void> {
+  await pb.send(`/api/admin/outbox/${encodeURIComponent(mailId)}/retry`, { method: 'POST' });
+}
+
+export async function sendTestMail(): Promise<void> {
+  await pb.send('/api/admin/test-mail', { method: 'POST', body: {} });
+}
+
+/** The member whose email is exactly `email`, if any (the Security Log's member filter). */
+export async function findMemberByEmail(email: string): Promise<Member | null> {
+  const wanted = email.trim().toLowerCase();
+  const list = await pb.send<ListPage<Member>>('/api/admin/members', {
+    query: { q: wanted, perPage: 100, skipTotal: 1 },
+  });
+  return list.items.find((m) => m.email === wanted) ?? null;
+}
+
+export const NOT_ALLOWED_MESSAGE = 'Only operators can use the operator console.';
+
+/** A console action's failure in words: the server's message, else `fallback`. */
+export function adminErrorMessage(err: unknown, fallback: string): string {
+  if (errorStatus(err) === 403 && !errorMessage(err)) return NOT_ALLOWED_MESSAGE;
+  return errorMessage(err) ?? fallback;
+}

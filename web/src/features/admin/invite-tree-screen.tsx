@@ -1,0 +1,144 @@
+import { useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { Button } from '../../components/ui/button';
+import { TitledCard } from '../../components/ui/card';
+import { ScreenHeading, textLink, usePageTitle } from '../../components/ui/screen';
+import { useCurrentUser } from '../../lib/auth';
+import { adminErrorMessage, treeQueryOptions, type TreeNode } from './api';
+import { Badge, MemberBadges } from './member-badges';
+
+/** Rows rendered at a time under one member; "Show More" adds as many again. */
+const CHUNK = 100;
+
+/**
+ * Admin → Invite Tree: the community from the initial user down. Only expanded branches are asked
+ * for (one level at a time) and rendered, so a tree of 10,000 members costs what is open.
+ */
+export function InviteTreeScreen() {
+  usePageTitle('Invite Tree');
+  const viewer = useCurrentUser()?.id ?? '';
+  const tree = useQuery(treeQueryOptions(viewer, undefined));
+  return (
+    <>
+      <ScreenHeading>Invite Tree</ScreenHeading>
+      <TitledCard
+        title="Who Invited Whom"
+        description="Each member with the people who signed up with their codes. The numbers count the people they invited and everyone in their branch. Expand a member to see their branch."
+      >
+        {tree.isPending ? (
+          <p className="text-sm text-slate-700 dark:text-slate-300">Loading the tree...</p>
+        ) : null}
+        {tree.isError ? (
+          <p role="alert" className="text-sm text-red-800 dark:text-red-200">
+            We couldn&apos;t load the invite tree.{' '}
+            {adminErrorMessage(tree.error, 'Please try again later.')}
+          </p>
+        ) : null}
+        {tree.isSuccess ? (
+          <ul aria-label="Invite tree" className="flex flex-col gap-1">
+            <Branch viewer={viewer} node={tree.data} loaded={tree.data.children} startOpen />
+          </ul>
+        ) : null}
+      </TitledCard>
+    </>
+  );
+}
+
+/** One member and, when expanded, the people they invited. */
+function Branch({
+  viewer,
+  node,
+  loaded,
+  startOpen = false,
+}: {
+  viewer: string;
+  node: TreeNode;
+  /** Children already in hand (the root's come with it). */
+  loaded?: TreeNode[];
+  startOpen?: boolean;
+}) {
+  const [open, setOpen] = useState(startOpen);
+  const listId = useId();
+  const hasChildren = node.childCount > 0;
+  return (
+    <li className="flex flex-col gap-1">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md py-1">
+        {hasChildren ? (
+          <Button
+            variant="secondary"
+            className="min-h-9 min-w-24 px-2 py-1"
+            aria-expanded={open}
+            aria-controls={open ? listId : undefined}
+            aria-label={`${open ? 'Collapse' : 'Expand'} ${node.email}`}
+            onClick={() => setOpen((o) => !o)}
+          >
+            <span aria-hidden="true">{open ? '▾' : '▸'}</span>
+            {open ? 'Collapse' : 'Expand'}
+          </Button>
+        ) : (
+          <span className="inline-block min-w-24" aria-hidden="true" />
+        )}
+        <Link
+          to="/admin/members/$id"
+          params={{ id: node.id }}
+          className={`${textLink} wrap-anywhere`}
+        >
+          {node.email}
+        </Link>
+        <MemberBadges member={node} />
+        {node.inviterDeleted ? <Badge tone="amber">Inviter deleted</Badge> : null}
+        <span className="text-sm text-slate-700 dark:text-slate-300">
+          {node.childCount.toLocaleString('en-US')} invited ·{' '}
+          {node.descendants.toLocaleString('en-US')} in branch
+        </span>
+      </div>
+      {open && hasChildren ? (
+        <Children viewer={viewer} node={node} loaded={loaded} listId={listId} />
+      ) : null}
+    </li>
+  );
+}
+
+function Children({
+  viewer,
+  node,
+  loaded,
+  listId,
+}: {
+  viewer: string;
+  node: TreeNode;
+  loaded?: TreeNode[];
+  listId: string;
+}) {
+  const [shown, setShown] = useState(CHUNK);
+  const branch = useQuery({ ...treeQueryOptions(viewer, node.id), enabled: !loaded });
+  const children = loaded ?? branch.data?.children;
+  return (
+    <div
+      id={listId}
+      className="ml-3 border-l-2 border-slate-200 pl-3 sm:ml-6 dark:border-slate-700"
+    >
+      {!children && branch.isPending ? (
+        <p className="py-1 text-sm text-slate-700 dark:text-slate-300">Loading...</p>
+      ) : null}
+      {branch.isError ? (
+        <p role="alert" className="py-1 text-sm text-red-800 dark:text-red-200">
+          {adminErrorMessage(branch.error, "We couldn't load this branch. Please try again.")}
+        </p>
+      ) : null}
+      {children ? (
+        <ul aria-label={`Invited by ${node.email}`} className="flex flex-col gap-1">
+          {children.slice(0, shown).map((child) => (
+            <Branch key={child.id} viewer={viewer} node={child} />
+          ))}
+        </ul>
+      ) : null}
+      {children && children.length > shown ? (
+        <Button variant="ghost" className="mt-1" onClick={() => setShown((n) => n + CHUNK)}>
+          Show More ({(children.length - shown).toLocaleString('en-US')} left)
+        </Button>
+      ) : null}
+    </div>
+  );
+}

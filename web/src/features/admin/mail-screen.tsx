@@ -1,0 +1,194 @@
+import { useState } from 'react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { LiveMessage } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { TitledCard } from '../../components/ui/card';
+import { ScreenHeading, usePageTitle } from '../../components/ui/screen';
+import { useCurrentUser } from '../../lib/auth';
+import { formatDateTime } from '../../lib/dates';
+import {
+  adminErrorMessage,
+  adminKeys,
+  outboxQueryOptions,
+  PER_PAGE,
+  retryMail,
+  sendTestMail,
+  type QueuedMail,
+} from './api';
+import { Badge } from './member-badges';
+import { Pager } from './pager';
+
+/**
+ * Admin → Mail: the outbox's queued and failing mails (refreshed every few seconds), Retry Now,
+ * the last 24 hours' counts and a test mail to the operator.
+ */
+export function MailScreen({ page, onPage }: { page: number; onPage: (page: number) => void }) {
+  usePageTitle('Mail');
+  const user = useCurrentUser();
+  const viewer = user?.id ?? '';
+  const queryClient = useQueryClient();
+  const outbox = useQuery({
+    ...outboxQueryOptions(viewer, page),
+    placeholderData: keepPreviousData,
+  });
+  const [running, setRunning] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function run(key: string, request: () => Promise<void>, done: string, failed: string) {
+    if (running) return;
+    setRunning(key);
+    setNotice(null);
+    setError(null);
+    try {
+      await request();
+      setNotice(done);
+    } catch (err) {
+      setError(adminErrorMessage(err, failed));
+    }
+    await queryClient.invalidateQueries({ queryKey: adminKeys.outbox(viewer) });
+    setRunning(null);
+  }
+
+  const stats = outbox.data?.stats;
+  return (
+    <>
+      <ScreenHeading>Mail</ScreenHeading>
+      <LiveMessage tone="success">{notice}</LiveMessage>
+      <LiveMessage tone="error">{error}</LiveMessage>
+
+      <TitledCard title="Last 24 Hours" description="Delivery attempts, and the mail waiting now.">
+        {stats ? (
+          <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+            <Figure term="Sent" value={stats.sentLast24h} />
+            <Figure term="Failed" value={stats.failedLast24h} />
+            <Figure term="Queued" value={stats.queued} />
+            <Figure term="Failing" value={stats.failing} />
+          </dl>
+        ) : null}
+        <div>
+          <Button
+            variant="secondary"
+            className="w-full sm:w-auto sm:min-w-44"
+            disabled={running !== null}
+            onClick={() =>
+              run(
+                'test',
+                sendTestMail,
+                `Test email queued to ${user?.email ?? 'you'}. It should arrive in a moment.`,
+                'Failed to send the test email. Please try again.',
+              )
+            }
+          >
+            {running === 'test' ? 'Sending...' : 'Send Test Email'}
+          </Button>
+        </div>
+      </TitledCard>
+
+      <TitledCard
+        title="Queued and Failing"
+        description="Mail not delivered yet, soonest first. A failed mail is tried again later, waiting longer each time; Retry Now tries it at once."
+      >
+        {outbox.isPending ? (
+          <p className="text-sm text-slate-700 dark:text-slate-300">Loading mail...</p>
+        ) : null}
+        {outbox.isError ? (
+          <p role="alert" className="text-sm text-red-800 dark:text-red-200">
+            We couldn&apos;t load the mail queue.{' '}
+            {adminErrorMessage(outbox.error, 'Please try again later.')}
+          </p>
+        ) : null}
+        {outbox.isSuccess && outbox.data.items.length === 0 ? (
+          <p className="text-slate-700 dark:text-slate-300">No mail is waiting. All sent.</p>
+        ) : null}
+        {outbox.isSuccess && outbox.data.items.length > 0 ? (
+          <ul className="flex flex-col gap-2" aria-label="Queued mail">
+            {outbox.data.items.map((mail) => (
+              <MailRow
+                key={mail.id}
+                mail={mail}
+                retrying={running === mail.id}
+                disabled={running !== null}
+                onRetry={() =>
+                  run(
+                    mail.id,
+                    () => retryMail(mail.id),
+                    `Retrying the mail to ${mail.recipient} now.`,
+                    'Failed to retry the mail. Please try again.',
+                  )
+                }
+              />
+            ))}
+          </ul>
+        ) : null}
+        {outbox.isSuccess ? (
+          <Pager
+            page={page}
+            perPage={PER_PAGE}
+            shown={outbox.data.items.length}
+            total={outbox.data.stats.queued}
+            label="Mail pages"
+            onPage={onPage}
+          />
+        ) : null}
+      </TitledCard>
+    </>
+  );
+}
+
+function Figure({ term, value }: { term: string; value: number }) {
+  return (
+    <div className="flex flex-col rounded-md border border-slate-200 px-3 py-2 dark:border-slate-700">
+      <dt className="text-sm text-slate-700 dark:text-slate-300">{term}</dt>
+      <dd className="text-2xl font-semibold">{value.toLocaleString('en-US')}</dd>
+    </div>
+  );
+}
+
+function MailRow({
+  mail,
+  retrying,
+  disabled,
+  onRetry,
+}: {
+  mail: QueuedMail;
+  retrying: boolean;
+  disabled: boolean;
+  onRetry: () => void;
+}) {
+  const subjectId = `mail-${mail.id}`;
+  const failing = mail.attempts > 0;
+  return (
+    <li className="flex flex-col gap-2 rounded-md border border-slate-200 px-3 py-3 dark:border-slate-700">
+      <div className="flex flex-wrap items-center gap-2">
+        <span id={subjectId} className="font-semibold wrap-anywhere">
+          {mail.subject}
+        </span>
+        {failing ? <Badge tone="red">Failing</Badge> : <Badge tone="blue">Queued</Badge>}
+      </div>
+      <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5 text-sm text-slate-700 dark:text-slate-300">
+        <dt>To</dt>
+        <dd className="wrap-anywhere">{mail.recipient}</dd>
+        <dt>Attempts</dt>
+        <dd>{mail.attempts}</dd>
+        <dt>Last error</dt>
+        <dd className="wrap-anywhere">{mail.lastError ?? 'None'}</dd>
+        <dt>Next try</dt>
+        <dd>{formatDateTime(mail.nextAttempt)}</dd>
+        <dt>Queued</dt>
+        <dd>{formatDateTime(mail.created)}</dd>
+      </dl>
+      <div>
+        <Button
+          variant="secondary"
+          className="w-full sm:w-auto sm:min-w-36"
+          aria-describedby={subjectId}
+          disabled={disabled}
+          onClick={onRetry}
+        >
+          {retrying ? 'Retrying...' : 'Retry Now'}
+        </Button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,527 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { Alert, LiveMessage } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Card, TitledCard } from '../../components/ui/card';
+import { ScreenHeading, textLink, usePageTitle } from '../../components/ui/screen';
+import { useCurrentUser } from '../../lib/auth';
+import { formatDateTime } from '../../lib/dates';
+import { describeUserAgent } from '../../lib/user-agent';
+import { EventListSection } from '../audit/event-list-section';
+import {
+  adminErrorMessage,
+  adminKeys,
+  CODES_PER_GIFT,
+  deleteMember,
+  disableMember,
+  enableMember,
+  giveCodes,
+  meQueryOptions,
+  memberQueryOptions,
+  resendVerification,
+  revokeCode,
+  setOperator,
+  treeQueryOptions,
+  type MemberCode,
+  type MemberDetail,
+} from './api';
+import { MemberBadges } from './member-badges';
+
+/** How many of a member's invitees the page lists (the Invite Tree shows them all). */
+const INVITEES_SHOWN = 50;
+
+/** The action under way (its button shows a busy label; the others wait). */
+type Running =
+  'disable' | 'enable' | 'resend' | 'codes' | 'operator' | 'delete' | { revoke: string } | null;
+
+/**
+ * Admin → a member's page: details, who invited them and whom they invited, their codes, sessions
+ * and newest security events, and the operator's actions on the account.
+ */
+export function MemberScreen({ id }: { id: string }) {
+  usePageTitle('Member');
+  const viewer = useCurrentUser()?.id ?? '';
+  const member = useQuery(memberQueryOptions(viewer, id));
+
+  if (member.isPending) {
+    return (
+      <>
+        <ScreenHeading>Member</ScreenHeading>
+        <p className="text-slate-700 dark:text-slate-300">Loading member...</p>
+      </>
+    );
+  }
+  if (member.isError) {
+    const gone = (member.error as { status?: unknown }).status === 404;
+    return (
+      <>
+        <ScreenHeading>{gone ? 'Member Not Found' : 'Member'}</ScreenHeading>
+        <Card>
+          <p role="alert" className="text-red-800 dark:text-red-200">
+            {gone
+              ? 'There is no member with this id. The account may have been deleted.'
+              : `We couldn't load this member. ${adminErrorMessage(member.error, 'Please try again later.')}`}
+          </p>
+          <p className="mt-3">
+            <Link to="/admin" className={textLink}>
+              Back to Members
+            </Link>
+          </p>
+        </Card>
+      </>
+    );
+  }
+  return <MemberPage viewer={viewer} member={member.data} />;
+}
+
+function MemberPage({ viewer, member }: { viewer: string; member: MemberDetail }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const me = useQuery(meQueryOptions(viewer));
+  const invitees = useQuery({
+    ...treeQueryOptions(viewer, member.id),
+    enabled: member.invitees > 0,
+  });
+  const [running, setRunning] = useState<Running>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+
+  const isSelf = member.id === viewer;
+  const protectedAccount = member.isInitialUser || isSelf;
+  const emailOf = new Map(invitees.data?.children.map((c) => [c.id, c.email]) ?? []);
+
+  async function run(
+    action: Exclude<Running, null>,
+    request: () => Promise<unknown>,
+    done: string,
+    failed: string,
+  ): Promise<boolean> {
+    if (running) return false;
+    setRunning(action);
+    setNotice(null);
+    setError(null);
+    try {
+      await request();
+    } catch (err) {
+      setError(adminErrorMessage(err, failed));
+      setRunning(null);
+      await queryClient.invalidateQueries({ queryKey: adminKeys.member(viewer, member.id) });
+      return false;
+    }
+    await queryClient.invalidateQueries({ queryKey: adminKeys.of(viewer) });
+    setRunning(null);
+    setNotice(done);
+    return true;
+  }
+
+  async function onDelete() {
+    const deleted = await run(
+      'delete',
+      () => deleteMember(member.id),
+      `${member.email} has been deleted.`,
+      'Failed to delete the account. Please try again.',
+    );
+    if (deleted) {
+      queryClient.removeQueries({ queryKey: adminKeys.member(viewer, member.id) });
+      await navigate({ to: '/admin' });
+    }
+  }
+
+  const busy = running !== null;
+  const isRunning = (action: Exclude<Running, null>) =>
+    typeof action === 'string' ? running === action : false;
+
+  return (
+    <>
+      <div className="flex flex-col gap-2">
+        <ScreenHeading className="wrap-anywhere">{member.email}</ScreenHeading>
+        <p className="flex flex-wrap items-center gap-2">
+          <MemberBadges member={member} />
+        </p>
+      </div>
+      <LiveMessage tone="success">{notice}</LiveMessage>
+      <LiveMessage tone="error">{error}</LiveMessage>
+
+      <TitledCard title="Details">
+        <dl className="grid grid-cols-1 gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
+          <Detail term="Email">{member.email}</Detail>
+          <Detail term="User ID" mono>
+            {member.id}
+          </Detail>
+          <Detail term="Status">{member.disabled ? 'Disabled' : 'Active'}</Detail>
+          <Detail term="Email verified">{member.verified ? 'Yes' : 'No'}</Detail>
+          <Detail term="Role">
+            {member.isInitialUser ? 'Initial user' : member.isOperator ? 'Operator' : 'Member'}
+          </Detail>
+          <Detail term="Joined">{formatDateTime(member.created)}</Detail>
+          <Detail term="Last sign-in">
+            {member.lastSignIn ? formatDateTime(member.lastSignIn) : 'None on record'}
+          </Detail>
+          <Detail term="Invited by">
+            {member.invitedBy ? (
+              <Link
+                to="/admin/members/$id"
+                params={{ id: member.invitedBy.id }}
+                className={textLink}
+              >
+                {member.invitedBy.email}
+              </Link>
+            ) : member.inviterDeleted ? (
+              'An account that has since been deleted'
+            ) : (
+              'Nobody (the first account)'
+            )}
+          </Detail>
+        </dl>
+      </TitledCard>
+
+      <TitledCard
+        title="Actions"
+        description={
+          member.isInitialUser
+            ? 'The initial user cannot be disabled, deleted or lose the operator role.'
+            : isSelf
+              ? 'This is your own account: another operator can disable it; delete it from your profile.'
+              : undefined
+        }
+      >
+        <div className="flex flex-wrap gap-2">
+          {protectedAccount ? null : member.disabled ? (
+            <Button
+              className="min-w-32"
+              disabled={busy}
+              onClick={() =>
+                run(
+                  'enable',
+                  () => enableMember(member.id),
+                  `${member.email} has been enabled and can sign in again.`,
+                  'Failed to enable the account. Please try again.',
+                )
+              }
+            >
+              {isRunning('enable') ? 'Enabling...' : 'Enable'}
+            </Button>
+          ) : (
+            <Button
+              variant="danger"
+              className="min-w-32"
+              disabled={busy}
+              onClick={() =>
+                run(
+                  'disable',
+                  () => disableMember(member.id),
+                  `${member.email} has been disabled and signed out everywhere.`,
+                  'Failed to disable the account. Please try again.',
+                )
+              }
+            >
+              {isRunning('disable') ? 'Disabling...' : 'Disable'}
+            </Button>
+          )}
+          {member.verified ? null : (
+            <Button
+              variant="secondary"
+              className="min-w-52"
+              disabled={busy}
+              onClick={() =>
+                run(
+                  'resend',
+                  () => resendVerification(member.id),
+                  `Verification email sent to ${member.email}.`,
+                  'Failed to resend the verification email. Please try again.',
+                )
+              }
+            >
+              {isRunning('resend') ? 'Sending...' : 'Resend Verification'}
+            </Button>
+          )}
+          {me.data?.isInitialUser && !member.isInitialUser ? (
+            <Button
+              variant="secondary"
+              className="min-w-48"
+              disabled={busy}
+              onClick={() =>
+                run(
+                  'operator',
+                  () => setOperator(member.id, !member.isOperator),
+                  member.isOperator
+                    ? `${member.email} is no longer an operator.`
+                    : `${member.email} is now an operator.`,
+                  'Failed to change the operator role. Please try again.',
+                )
+              }
+            >
+              {isRunning('operator')
+                ? 'Saving...'
+                : member.isOperator
+                  ? 'Remove Operator'
+                  : 'Make Operator'}
+            </Button>
+          ) : null}
+        </div>
+        {protectedAccount ? null : (
+          <DeleteMember
+            email={member.email}
+            confirming={confirmingDelete}
+            deleting={isRunning('delete')}
+            disabled={busy}
+            onAsk={() => {
+              setError(null);
+              setConfirmingDelete(true);
+            }}
+            onCancel={() => setConfirmingDelete(false)}
+            onConfirm={onDelete}
+          />
+        )}
+      </TitledCard>
+
+      <TitledCard
+        title="Invite Codes"
+        description={`${member.codes.filter((c) => !c.used).length} unused, ${member.codes.filter((c) => c.used).length} used.`}
+      >
+        <div>
+          <Button
+            className="w-full sm:w-auto sm:min-w-52"
+            disabled={busy}
+            onClick={() =>
+              run(
+                'codes',
+                () => giveCodes(member.id),
+                `Gave ${CODES_PER_GIFT} new invite codes to ${member.email}.`,
+                'Failed to give invite codes. Please try again.',
+              )
+            }
+          >
+            {isRunning('codes') ? 'Giving codes...' : `Give ${CODES_PER_GIFT} More Codes`}
+          </Button>
+        </div>
+        {member.codes.length === 0 ? (
+          <p className="text-slate-700 dark:text-slate-300">No invite codes.</p>
+        ) : (
+          <ul className="flex flex-col gap-2" aria-label="Their invite codes">
+            {member.codes.map((code) => (
+              <CodeRow
+                key={code.id}
+                code={code}
+                usedByEmail={code.usedBy ? emailOf.get(code.usedBy) : undefined}
+                revoking={
+                  typeof running === 'object' && running !== null && running.revoke === code.id
+                }
+                disabled={busy}
+                onRevoke={() =>
+                  run(
+                    { revoke: code.id },
+                    () => revokeCode(code.id),
+                    `Invite code ${code.code} has been revoked.`,
+                    'Failed to revoke the invite code. Please try again.',
+                  )
+                }
+              />
+            ))}
+          </ul>
+        )}
+      </TitledCard>
+
+      <TitledCard
+        title="People They Invited"
+        description={
+          member.invitees === 0
+            ? 'Nobody has signed up with their codes yet.'
+            : `${member.invitees.toLocaleString('en-US')} ${member.invitees === 1 ? 'person' : 'people'} signed up with their codes.`
+        }
+      >
+        {member.invitees > 0 && invitees.isPending ? (
+          <p className="text-sm text-slate-700 dark:text-slate-300">Loading...</p>
+        ) : null}
+        {invitees.isError ? (
+          <p role="alert" className="text-sm text-red-800 dark:text-red-200">
+            {adminErrorMessage(invitees.error, "We couldn't load the people they invited.")}
+          </p>
+        ) : null}
+        {invitees.isSuccess && invitees.data.children.length > 0 ? (
+          <ul className="flex flex-col gap-1" aria-label="People they invited">
+            {invitees.data.children.slice(0, INVITEES_SHOWN).map((child) => (
+              <li key={child.id} className="flex flex-wrap items-center gap-2">
+                <Link
+                  to="/admin/members/$id"
+                  params={{ id: child.id }}
+                  className={`${textLink} wrap-anywhere`}
+                >
+                  {child.email}
+                </Link>
+                <MemberBadges member={child} />
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {member.invitees > INVITEES_SHOWN ? (
+          <p className="text-sm">
+            <Link to="/admin/tree" className={textLink}>
+              See everyone in the Invite Tree
+            </Link>
+          </p>
+        ) : null}
+      </TitledCard>
+
+      <TitledCard title="Signed-In Devices">
+        {member.sessions.length === 0 ? (
+          <p className="text-slate-700 dark:text-slate-300">Not signed in anywhere.</p>
+        ) : (
+          <ul className="flex flex-col gap-2" aria-label="Their signed-in devices">
+            {member.sessions.map((session) => (
+              <li
+                key={session.id}
+                className="flex flex-col gap-1 rounded-md border border-slate-200 px-3 py-2 dark:border-slate-700"
+              >
+                <span className="font-semibold wrap-anywhere">
+                  {describeUserAgent(session.userAgent)}
+                </span>
+                <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5 text-sm text-slate-700 dark:text-slate-300">
+                  <dt>IP</dt>
+                  <dd className="wrap-anywhere">{session.ip || 'Unknown'}</dd>
+                  <dt>Signed in</dt>
+                  <dd>{formatDateTime(session.created)}</dd>
+                  <dt>Last active</dt>
+                  <dd>{formatDateTime(session.lastSeen)}</dd>
+                </dl>
+              </li>
+            ))}
+          </ul>
+        )}
+      </TitledCard>
+
+      <TitledCard title="Recent Security Events">
+        {member.events.length === 0 ? (
+          <p className="text-slate-700 dark:text-slate-300">No security events on record.</p>
+        ) : (
+          <EventListSection events={member.events} label="Their recent security events" />
+        )}
+        <p className="text-sm">
+          <Link to="/admin/security-log" search={{ member: member.id }} className={textLink}>
+            See all their events in the Security Log
+          </Link>
+        </p>
+      </TitledCard>
+    </>
+  );
+}
+
+function Detail({ term, children, mono }: { term: string; children: ReactNode; mono?: boolean }) {
+  return (
+    <div className="contents">
+      <dt className="text-sm font-medium text-slate-600 dark:text-slate-400">{term}</dt>
+      <dd className={mono ? 'font-mono wrap-anywhere' : 'wrap-anywhere'}>{children}</dd>
+    </div>
+  );
+}
+
+function CodeRow({
+  code,
+  usedByEmail,
+  revoking,
+  disabled,
+  onRevoke,
+}: {
+  code: MemberCode;
+  usedByEmail: string | undefined;
+  revoking: boolean;
+  disabled: boolean;
+  onRevoke: () => void;
+}) {
+  const codeId = `code-${code.id}`;
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-slate-200 px-3 py-2 dark:border-slate-700">
+      <div className="flex min-w-0 flex-col gap-0.5">
+        <code id={codeId} className="font-mono text-sm font-semibold wrap-anywhere">
+          {code.code}
+        </code>
+        <span className="text-sm text-slate-700 dark:text-slate-300">
+          {code.used ? (
+            <>
+              Used {formatDateTime(code.used)}
+              {code.usedBy ? (
+                <>
+                  {' by '}
+                  <Link
+                    to="/admin/members/$id"
+                    params={{ id: code.usedBy }}
+                    className={`${textLink} wrap-anywhere`}
+                  >
+                    {usedByEmail ?? 'this member'}
+                  </Link>
+                </>
+              ) : null}
+            </>
+          ) : (
+            `Unused, made ${formatDateTime(code.created)}`
+          )}
+        </span>
+      </div>
+      {code.used ? null : (
+        <Button
+          variant="secondary"
+          className="min-w-32 shrink-0"
+          aria-describedby={codeId}
+          disabled={disabled}
+          onClick={onRevoke}
+        >
+          {revoking ? 'Revoking...' : 'Revoke'}
+        </Button>
+      )}
+    </li>
+  );
+}
+
+/** Delete, with the confirmation of a member's own deletion (Cancel / Yes, Delete). */
+function DeleteMember({
+  email,
+  confirming,
+  deleting,
+  disabled,
+  onAsk,
+  onCancel,
+  onConfirm,
+}: {
+  email: string;
+  confirming: boolean;
+  deleting: boolean;
+  disabled: boolean;
+  onAsk: () => void;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  // The question takes focus (its first button, Cancel) so a keyboard user lands on it.
+  const question = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (confirming) question.current?.querySelector('button')?.focus();
+  }, [confirming]);
+  if (!confirming) {
+    return (
+      <div>
+        <Button variant="danger" className="w-full sm:w-auto" disabled={disabled} onClick={onAsk}>
+          Delete
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <Alert tone="error">
+      <div ref={question}>
+        <h3 className="font-semibold wrap-anywhere">Delete {email}?</h3>
+        <p className="mt-1">
+          This action cannot be undone. All their data will be permanently deleted.
+        </p>
+        <div className="mt-3 flex flex-wrap gap-2">
+          <Button variant="secondary" disabled={deleting} onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button variant="danger" className="min-w-32" disabled={deleting} onClick={onConfirm}>
+            {deleting ? 'Deleting...' : 'Yes, Delete'}
+          </Button>
+        </div>
+      </div>
+    </Alert>
+  );
+}

@@ -1,0 +1,53 @@
+import { Button } from '../../components/ui/button';
+
+/**
+ * Previous / Next for a list of `perPage` rows. `total` is -1 when not counted (a later page of a
+ * search asks without the total): then a full page means there may be a next one.
+ */
+export function Pager({
+  page,
+  perPage,
+  shown,
+  total,
+  label,
+  onPage,
+}: {
+  page: number;
+  perPage: number;
+  shown: number;
+  total: number;
+  label: string;
+  onPage: (page: number) => void;
+}) {
+  const pages = total >= 0 ? Math.max(1, Math.ceil(total / perPage)) : undefined;
+  const hasNext = pages !== undefined ? page < pages : shown === perPage;
+  if (page === 1 && !hasNext) return null;
+  const first = (page - 1) * perPage + 1;
+  return (
+    <nav aria-label={label} className="flex flex-wrap items-center justify-between gap-3">
+      <Button
+        variant="secondary"
+        className="min-w-28"
+        disabled={page <= 1}
+        onClick={() => onPage(page - 1)}
+      >
+        Previous
+      </Button>
+      <p className="text-sm text-slate-700 dark:text-slate-300">
+        {shown > 0
+          ? `${first.toLocaleString('en-US')}–${(first + shown - 1).toLocaleString('en-US')}`
+          : 'None'}
+        {total >= 0 ? ` of ${total.toLocaleString('en-US')}` : ''} · Page {page}
+        {pages !== undefined ? ` of ${pages.toLocaleString('en-US')}` : ''}
+      </p>
+      <Button
+        variant="secondary"
+        className="min-w-28"
+        disabled={!hasNext}
+        onClick={() => onPage(page + 1)}
+      >
+        Next
+      </Button>
+    </nav>
+  );
+}

@@ -1,0 +1,185 @@
+import { useState, type FormEvent } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { Button } from '../../components/ui/button';
+import { Card, TitledCard } from '../../components/ui/card';
+import { Field } from '../../components/ui/field';
+import { ScreenHeading, textLink, usePageTitle } from '../../components/ui/screen';
+import { useCurrentUser } from '../../lib/auth';
+import { EVENT_TYPES, EventListSection } from '../audit/event-list-section';
+import {
+  adminErrorMessage,
+  findMemberByEmail,
+  logQueryOptions,
+  memberQueryOptions,
+  pageNumber,
+  PER_PAGE,
+  type LogSearch,
+} from './api';
+import { Pager } from './pager';
+import { SelectField } from './select-field';
+
+const TYPE_OPTIONS = [
+  { value: '', label: 'All events' },
+  ...EVENT_TYPES.map(({ type, words }) => ({ value: type, label: words })),
+];
+
+/** Admin → Security Log: every member's security events, newest first, by member and type. */
+export function SecurityLogScreen({
+  search,
+  onSearch,
+}: {
+  search: LogSearch;
+  onSearch: (search: LogSearch) => void;
+}) {
+  usePageTitle('Security Log');
+  const viewer = useCurrentUser()?.id ?? '';
+  const page = pageNumber(search);
+  const first = useQuery(logQueryOptions(viewer, { ...search, page: undefined }));
+  const current = useQuery({
+    ...logQueryOptions(viewer, search),
+    placeholderData: keepPreviousData,
+  });
+  // The member filter holds an id; show whose it is.
+  const filtered = useQuery({
+    ...memberQueryOptions(viewer, search.member ?? ''),
+    enabled: Boolean(search.member),
+  });
+  const [email, setEmail] = useState('');
+  const [finding, setFinding] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const total = first.data?.totalItems ?? -1;
+
+  async function onFind(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (finding) return;
+    setProblem(null);
+    const wanted = email.trim();
+    if (!wanted) {
+      onSearch({ ...search, member: undefined, page: undefined });
+      return;
+    }
+    setFinding(true);
+    try {
+      const member = await findMemberByEmail(wanted);
+      if (member) {
+        setEmail('');
+        onSearch({ ...search, member: member.id, page: undefined });
+      } else setProblem(`No member has the email ${wanted}.`);
+    } catch (err) {
+      setProblem(adminErrorMessage(err, 'Failed to look up the member. Please try again.'));
+    } finally {
+      setFinding(false);
+    }
+  }
+
+  return (
+    <>
+      <ScreenHeading>Security Log</ScreenHeading>
+      <Card className="flex flex-col gap-4">
+        <form
+          role="search"
+          aria-label="Filter by member"
+          noValidate
+          onSubmit={onFind}
+          className="flex flex-col gap-3 sm:flex-row sm:items-end"
+        >
+          <div className="grow">
+            <Field
+              label="Member's email"
+              name="email"
+              type="email"
+              autoComplete="off"
+              value={email}
+              error={problem}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          </div>
+          <Button type="submit" className="sm:min-w-32" disabled={finding}>
+            {finding ? 'Finding...' : 'Filter'}
+          </Button>
+        </form>
+        {search.member ? (
+          <p className="flex flex-wrap items-center gap-2 text-sm">
+            <span>
+              Showing the events of{' '}
+              <Link
+                to="/admin/members/$id"
+                params={{ id: search.member }}
+                className={`${textLink} wrap-anywhere`}
+              >
+                {filtered.data?.email ?? search.member}
+              </Link>
+              .
+            </span>
+            <Button
+              variant="ghost"
+              className="min-h-9 px-2 py-1"
+              onClick={() => onSearch({ ...search, member: undefined, page: undefined })}
+            >
+              Show Everyone
+            </Button>
+          </p>
+        ) : null}
+        <SelectField
+          label="Event type"
+          options={TYPE_OPTIONS}
+          value={search.type ?? ''}
+          onChange={(e) =>
+            onSearch({ ...search, type: e.target.value || undefined, page: undefined })
+          }
+        />
+      </Card>
+      <TitledCard
+        title="Events"
+        description={
+          <span role="status">
+            {total >= 0
+              ? `${total.toLocaleString('en-US')} ${total === 1 ? 'event' : 'events'}`
+              : ''}
+          </span>
+        }
+      >
+        {current.isPending ? (
+          <p className="text-sm text-slate-700 dark:text-slate-300">Loading events...</p>
+        ) : null}
+        {current.isError ? (
+          <p role="alert" className="text-sm text-red-800 dark:text-red-200">
+            We couldn&apos;t load the security log.{' '}
+            {adminErrorMessage(current.error, 'Please try again later.')}
+          </p>
+        ) : null}
+        {current.isSuccess && current.data.items.length === 0 ? (
+          <p className="text-slate-700 dark:text-slate-300">No events match.</p>
+        ) : null}
+        {current.isSuccess && current.data.items.length > 0 ? (
+          <EventListSection
+            events={current.data.items}
+            label="Security events"
+            member={(event) =>
+              event.member && event.email ? (
+                <Link to="/admin/members/$id" params={{ id: event.member }} className={textLink}>
+                  {event.email}
+                </Link>
+              ) : (
+                <span className="text-slate-700 dark:text-slate-300">
+                  {event.member ? 'A deleted account' : 'No account'}
+                </span>
+              )
+            }
+          />
+        ) : null}
+        {current.isSuccess ? (
+          <Pager
+            page={page}
+            perPage={PER_PAGE}
+            shown={current.data.items.length}
+            total={total}
+            label="Event pages"
+            onPage={(next) => onSearch({ ...search, page: next > 1 ? String(next) : undefined })}
+          />
+        ) : null}
+      </TitledCard>
+    </>
+  );
+}

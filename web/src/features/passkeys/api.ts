@@ -1,0 +1,129 @@
+import {
+  startRegistration,
+  type PublicKeyCredentialCreationOptionsJSON,
+} from '@simplewebauthn/browser';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { errorMessage, errorStatus, fieldCode, fieldError, pb } from '../../lib/pb';
+import { describeUserAgent } from '../../lib/user-agent';
+import { securityEventsKeys } from '../audit/api';
+import { isDismissed } from './ceremony';
+
+/** One of the member's passkeys (docs/api.md, Passkeys). */
+export interface Passkey {
+  id: string;
+  name: string;
+  created: string;
+  /** Its last sign-in; null until the first. */
+  lastUsed: string | null;
+}
+
+/** The server's limit on a passkey's name (trimmed). */
+export const MAX_PASSKEY_NAME = 64;
+
+export const passkeysKeys = {
+  all: ['passkeys'] as const,
+  of: (userId: string) => [...passkeysKeys.all, userId] as const,
+};
+
+export async function fetchPasskeys(): Promise<Passkey[]> {
+  const body = await pb.send<{ items?: Passkey[] }>('/api/gatehouse/passkeys', {});
+  return Array.isArray(body.items) ? body.items : [];
+}
+
+export const passkeysQueryOptions = (userId: string) =>
+  queryOptions({ queryKey: passkeysKeys.of(userId), queryFn: fetchPasskeys });
+
+export function usePasskeys(userId: string) {
+  return useQuery(passkeysQueryOptions(userId));
+}
+
+/** The name a new passkey gets: the browser and system it was made on ("Chrome on Linux"). */
+export function defaultPasskeyName(): string {
+  return describeUserAgent(navigator.userAgent).slice(0, MAX_PASSKEY_NAME);
+}
+
+/**
+ * Adds a passkey: the server's creation options, the browser's prompt (the member makes the
+ * passkey with their fingerprint, face, screen lock or security key), then the answer with its name.
+ */
+export async function addPasskey(name: string): Promise<Passkey> {
+  const optionsJSON = await pb.send<PublicKeyCredentialCreationOptionsJSON>(
+    '/api/gatehouse/passkeys/options',
+    { method: 'POST' },
+  );
+  const response = await startRegistration({ optionsJSON });
+  return pb.send<Passkey>('/api/gatehouse/passkeys', {
+    method: 'POST',
+    body: { name: name.trim(), response },
+  });
+}
+
+export async function renamePasskey(input: { id: string; name: string }): Promise<Passkey> {
+  return pb.send<Passkey>(`/api/gatehouse/passkeys/${encodeURIComponent(input.id)}`, {
+    method: 'PATCH',
+    body: { name: input.name.trim() },
+  });
+}
+
+export async function removePasskey(id: string): Promise<void> {
+  await pb.send(`/api/gatehouse/passkeys/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+/** The list and the activity log change together. */
+function useRefreshAfterwards(userId: string) {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: passkeysKeys.of(userId) }),
+      queryClient.invalidateQueries({ queryKey: securityEventsKeys.of(userId) }),
+    ]);
+}
+
+export function useAddPasskey(userId: string) {
+  const refresh = useRefreshAfterwards(userId);
+  return useMutation({ mutationFn: addPasskey, onSettled: refresh });
+}
+
+export function useRenamePasskey(userId: string) {
+  const refresh = useRefreshAfterwards(userId);
+  return useMutation({ mutationFn: renamePasskey, onSettled: refresh });
+}
+
+export function useRemovePasskey(userId: string) {
+  const refresh = useRefreshAfterwards(userId);
+  return useMutation({ mutationFn: removePasskey, onSettled: refresh });
+}
+
+export const ADD_DISMISSED_MESSAGE = 'No passkey was added. You can try again at any time.';
+export const ALREADY_ADDED_MESSAGE =
+  'This device or security key already has a passkey for your account.';
+export const PASSKEY_GONE_MESSAGE = 'This passkey was already removed.';
+
+/** What Add a Passkey says when it did not add one: calm (`info`) when the member chose so. */
+export function addPasskeyProblem(err: unknown): { tone: 'info' | 'error'; text: string } {
+  if (isDismissed(err)) return { tone: 'info', text: ADD_DISMISSED_MESSAGE };
+  // The browser found one of the member's passkeys on this authenticator (excludeCredentials).
+  if ((err as { name?: unknown } | null)?.name === 'InvalidStateError') {
+    return { tone: 'info', text: ALREADY_ADDED_MESSAGE };
+  }
+  if (fieldCode(err, 'response')) {
+    return { tone: 'error', text: 'The passkey could not be added. Please try again.' };
+  }
+  // The browser's own words (a WebAuthn error) mean nothing to a member; the server's do.
+  const said = errorStatus(err) === undefined ? undefined : errorMessage(err);
+  return { tone: 'error', text: said ?? 'Failed to add a passkey. Please try again.' };
+}
+
+export function renamePasskeyErrorMessage(err: unknown): string {
+  if (errorStatus(err) === 404) return PASSKEY_GONE_MESSAGE;
+  return (
+    fieldError(err, 'name') ??
+    errorMessage(err) ??
+    'Failed to rename the passkey. Please try again.'
+  );
+}
+
+export function removePasskeyErrorMessage(err: unknown): string {
+  if (errorStatus(err) === 404) return PASSKEY_GONE_MESSAGE;
+  return errorMessage(err) ?? 'Failed to remove the passkey. Please try again.';
+}

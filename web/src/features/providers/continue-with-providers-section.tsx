@@ -1,0 +1,73 @@
+import { useEffect, useState } from 'react';
+import { LiveMessage } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { signInProviders } from '../../lib/app-config';
+import { useAuth, type SignInResult } from '../../lib/auth';
+import { providerErrorMessage } from './provider-errors';
+
+/**
+ * **Continue with {Provider}** under the login and sign-up forms, one button per configured
+ * provider; nothing at all when the server has none. On sign-up the invite code comes along
+ * (`createData.inviteCode`) and must be filled in first.
+ */
+export function ContinueWithProvidersSection(props: {
+  /** Sign-up: the Invite Code field's value (required). Login: undefined. */
+  inviteCode?: string;
+  /** Sign-up: the Invite Code field is empty (the screen marks and focuses it). */
+  onInviteCodeMissing?: () => void;
+  onResult: (result: SignInResult) => void;
+}) {
+  const auth = useAuth();
+  const providers = signInProviders();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const signingUp = props.inviteCode !== undefined;
+
+  // The popup must open within the click: have the client library ready before it.
+  useEffect(() => {
+    if (providers.length > 0) import('../../lib/pb').catch(() => undefined);
+  }, [providers.length]);
+
+  if (providers.length === 0) return null;
+
+  async function onContinue(name: string, displayName: string) {
+    setError(null);
+    const inviteCode = props.inviteCode?.trim();
+    if (signingUp && !inviteCode) {
+      setError('Invite code is required');
+      props.onInviteCodeMissing?.();
+      return;
+    }
+    setBusy(name);
+    try {
+      const result = await auth.signInWithProvider(name, inviteCode ? { inviteCode } : undefined);
+      setBusy(null);
+      props.onResult(result);
+    } catch (err) {
+      setBusy(null);
+      setError(providerErrorMessage(err, displayName));
+    }
+  }
+
+  return (
+    <div className="mt-4 flex flex-col gap-3">
+      <p className="flex items-center gap-3 text-sm text-slate-700 dark:text-slate-300">
+        <span aria-hidden="true" className="h-px flex-1 bg-slate-300 dark:bg-slate-700" />
+        or
+        <span aria-hidden="true" className="h-px flex-1 bg-slate-300 dark:bg-slate-700" />
+      </p>
+      <LiveMessage tone="error">{error}</LiveMessage>
+      {providers.map((p) => (
+        <Button
+          key={p.name}
+          variant="secondary"
+          className="w-full"
+          disabled={busy !== null}
+          onClick={() => void onContinue(p.name, p.displayName)}
+        >
+          {busy === p.name ? 'Continuing...' : `Continue with ${p.displayName}`}
+        </Button>
+      ))}
+    </div>
+  );
+}

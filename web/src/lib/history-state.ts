@@ -1,0 +1,41 @@
+import { useRouterState } from '@tanstack/react-router';
+
+/**
+ * What one screen hands the next in the browser's history entry (not in the URL, so an email
+ * never lands in a link or a server log): the email typed so far, and what just happened for the
+ * login screen to confirm (docs/decisions/0032-app-shell-and-ways-forward.md).
+ */
+export type Notice = 'signed-out' | 'deleted';
+
+declare module '@tanstack/react-router' {
+  interface HistoryState {
+    /** The email typed on the screen before (login → forgot password, and back). */
+    email?: string;
+    /** What the login screen confirms: a Log Out, or a deleted account. */
+    notice?: Notice;
+  }
+}
+
+/** The email the previous screen carried here, or ''. */
+export function useCarriedEmail(): string {
+  return useRouterState({
+    select: (state) => {
+      const email = state.location.state.email;
+      return typeof email === 'string' ? email : '';
+    },
+  });
+}
+
+export function useNotice(): Notice | null {
+  return useRouterState({
+    select: (state) => {
+      const notice = state.location.state.notice;
+      return notice === 'signed-out' || notice === 'deleted' ? notice : null;
+    },
+  });
+}
+
+export const NOTICE_TEXT: Record<Notice, string> = {
+  'signed-out': 'You have been signed out.',
+  deleted: 'Your account has been deleted.',
+};

@@ -1,0 +1,21 @@
+import { Outlet, createFileRoute } from '@tanstack/react-router';
+import { AdminAreaScreen } from '../../features/admin/admin-area-screen';
+
+/** The operator console: its screens sit inside this frame, which refuses non-operators. */
+export const Route = createFileRoute('/_auth/admin')({
+  loader: async ({ context }) => {
+    const user = context.auth.user();
+    if (!user) return;
+    const { meQueryOptions } = await import('../../features/admin/api');
+    void context.queryClient.prefetchQuery(meQueryOptions(user.id));
+  },
+  component: AdminArea,
+});
+
+function AdminArea() {
+  return (
+    <AdminAreaScreen>
+      <Outlet />
+    </AdminAreaScreen>
+  );
+}
