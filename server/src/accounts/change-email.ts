@@ -76,7 +76,7 @@ export async function confirmEmailChange(
   input: { token: string; password: string },
   client: Client,
 ): Promise<void> {
-  await ctx.limiter.check(ACCOUNT_LIMITS.confirm, client.ip);
+  await ctx.limiter.check(ACCOUNT_LIMITS.confirm, client.network);
   const token = input.token.trim();
   const errors: FieldErrors = {};
   const user = token === '' ? undefined : await findUserByToken(ctx, token, 'emailChange');

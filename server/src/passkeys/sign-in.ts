@@ -23,7 +23,7 @@ import { userHandle } from './manage.js';
  */
 
 export async function loginOptions(ctx: AppContext, client: Client) {
-  await ctx.limiter.check(PASSKEY_LIMITS.loginOptions, client.ip);
+  await ctx.limiter.check(PASSKEY_LIMITS.loginOptions, client.network);
   const { rpID } = relyingParty(ctx);
   const options = await (
     await webauthn()
@@ -42,7 +42,7 @@ export async function signInWithPasskey(
   input: { response: Record<string, unknown> | undefined },
   client: Client,
 ): Promise<User> {
-  await ctx.limiter.check(PASSKEY_LIMITS.signIn, client.ip);
+  await ctx.limiter.check(PASSKEY_LIMITS.signIn, client.network);
   const response = input.response;
   if (!response) {
     throw new ValidationError(VALIDATION_FAILED, { response: fieldError.required() });

@@ -6,7 +6,7 @@ import type { Limit } from '../core/rate-limit.js';
  * only bound the request rate.
  */
 export const TWO_STEP_LIMITS = {
-  /** auth-with-totp, per client IP. */
+  /** auth-with-totp, per client address (an IPv6 client: its /64). */
   secondStep: { name: 'second-step', max: 10, windowMs: 60_000 },
   /** Password checks before turning two-step off or renewing recovery codes, per member. */
   password: { name: 'two-step-password', max: 10, windowMs: 15 * 60_000 },

@@ -37,7 +37,7 @@ export async function signInWithSecondStep(
   input: { mfaId: string; code: string },
   client: Client,
 ): Promise<{ user: User; method: 'totp' | 'recovery_code' }> {
-  await ctx.limiter.check(TWO_STEP_LIMITS.secondStep, client.ip);
+  await ctx.limiter.check(TWO_STEP_LIMITS.secondStep, client.network);
   const errors: FieldErrors = {};
   if (input.mfaId.trim() === '') errors.mfaId = fieldError.required();
   if (input.code.trim() === '') errors.code = fieldError.required();

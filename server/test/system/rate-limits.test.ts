@@ -99,6 +99,24 @@ describe.each(DATABASES)('abuse limits (RATE_LIMITS=on, TRUST_PROXY=1) on %s', (
     expect((await badLogin(t, `${ipv6Prefix()}::b`)).status).toBe(400);
   });
 
+  it.each([
+    ['the second step of two-step sign-in', PATHS.authWithTotp, 10],
+    ['sign-in with a passkey', PATHS.authWithPasskey, 10],
+    ['passkey sign-in options', PATHS.passkeyLoginOptions, 20],
+  ])('%s counts per /64 too: %s allows %i, then 429', async (_name, path, max) => {
+    const prefix = ipv6Prefix();
+    await awayFromWindowEdge(60_000);
+    const res = await sequential(max + 1, (i) =>
+      t.request('POST', path, {
+        headers: { 'X-Forwarded-For': `${prefix}::${(i + 1).toString(16)}` },
+        body: {},
+      }),
+    );
+    expect(statuses(res).slice(0, max)).not.toContain(429);
+    expect(res[max]!.status).toBe(429);
+    expect(res[max]!.body).toEqual(TOO_MANY);
+  });
+
   it('an IPv4-mapped IPv6 address counts as its IPv4 address', async () => {
     const v4 = ip();
     await awayFromWindowEdge(60_000);
