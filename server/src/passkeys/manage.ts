@@ -11,6 +11,7 @@ import {
   VALIDATION_FAILED,
   ValidationError,
 } from '../core/errors.js';
+import { removeWayIn } from '../core/ways-in.js';
 import type { Passkey, User } from '../db/schema.js';
 import { newId } from '../tools/random.js';
 import { nowString } from '../tools/time.js';
@@ -187,20 +188,21 @@ export async function renamePasskey(
 }
 
 export async function removePasskey(ctx: AppContext, user: User, id: string, client: Client) {
-  const removed = await ctx.db.transaction().execute(async (trx) => {
-    const result = await trx
-      .deleteFrom('passkeys')
-      .where('id', '=', id)
-      .where('user_id', '=', user.id)
-      .executeTakeFirst();
-    if (Number(result.numDeletedRows) !== 1) return false;
-    await recordEvent(trx, {
-      type: 'passkey_removed',
-      userId: user.id,
-      client,
-      detail: { passkey: id },
-    });
-    return true;
-  });
-  if (!removed) throw new NotFoundError();
+  // Never the last way in (an account made with a provider that was disconnected since).
+  await ctx.db.transaction().execute((trx) =>
+    removeWayIn(trx, user.id, async () => {
+      const result = await trx
+        .deleteFrom('passkeys')
+        .where('id', '=', id)
+        .where('user_id', '=', user.id)
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) !== 1) throw new NotFoundError();
+      await recordEvent(trx, {
+        type: 'passkey_removed',
+        userId: user.id,
+        client,
+        detail: { passkey: id },
+      });
+    }),
+  );
 }

@@ -13,6 +13,7 @@ import {
   type TestServer,
 } from '../support/server.js';
 import { twoStepMember } from '../support/totp.js';
+import { SoftAuthenticator } from '../support/webauthn.js';
 
 const REDIRECT_URL = `${APP_URL}/api/oauth2-redirect`;
 const PROVIDERS = '/api/gatehouse/providers';
@@ -323,6 +324,39 @@ describe.each(DATABASES)('sign-in with a provider on %s', (db) => {
     expect((await providersOf(token)).items).toEqual([]);
     const events = await t.get(`${PATHS.securityEvents}?perPage=5`, token);
     expect(events.body.items[0]).toMatchObject({ type: 'provider_unlinked' });
+  });
+
+  it('a passkey counts as a way in, and the last way in cannot go, even when both are removed at once', async () => {
+    // Joined with the provider (no password), then added a passkey: either may go, not both.
+    const joined = await withProvider(newLogin(), { inviteCode: await t.newCode() });
+    const key = new SoftAuthenticator(APP_URL);
+    const options = await t.post(PATHS.passkeyOptions, {}, joined.token);
+    const added = await t.post(
+      PATHS.passkeys,
+      { name: 'Laptop', response: key.register(options.body) },
+      joined.token,
+    );
+    expect(added.status, added.text).toBe(200);
+    expect((await providersOf(joined.token)).items).toMatchObject([{ canDisconnect: true }]);
+
+    // Two tabs remove one each at the same moment: one goes through, the other is refused.
+    const [passkey, provider] = await Promise.all([
+      t.del(PATHS.passkey(added.body.id), joined.token),
+      t.del(`${PROVIDERS}/oidc`, joined.token),
+    ]);
+    expect([passkey.status, provider.status].sort()).toEqual([204, 400]);
+    const refused = passkey.status === 400 ? passkey : provider;
+    expect(refused.body).toEqual({ data: {}, message: LAST_WAY_IN, status: 400 });
+    const passkeysLeft = (await t.get(PATHS.passkeys, joined.token)).body.items.length;
+    const providersLeft = (await providersOf(joined.token)).items.length;
+    expect(passkeysLeft + providersLeft).toBe(1);
+
+    // The one left cannot go either.
+    const last = passkeysLeft
+      ? await t.del(PATHS.passkey(added.body.id), joined.token)
+      : await t.del(`${PROVIDERS}/oidc`, joined.token);
+    expect(last.status).toBe(400);
+    expect(last.body.message).toBe(LAST_WAY_IN);
   });
 
   it('forged, replayed or mismatched codes are refused and change nothing', async () => {

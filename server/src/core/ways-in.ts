@@ -1,0 +1,54 @@
+import type { Kysely, Transaction } from 'kysely';
+import { databaseKind } from '../db/connect.js';
+import type { Database } from '../db/schema.js';
+import { ValidationError } from './errors.js';
+
+/**
+ * A member always keeps a way to sign in: their own password, a passkey or a connected provider.
+ * Removing the last one (disconnecting the provider an account was made with, removing the only
+ * passkey of an account without a password) is refused with this message.
+ */
+export const LAST_WAY_IN =
+  'This is your only way to sign in. Set a password (Forgot password on the login screen) or connect another way first.';
+
+/** How many ways the member has to sign in: their password (1 or 0), passkeys and providers. */
+export async function waysIn(db: Kysely<Database>, userId: string): Promise<number> {
+  const [user, passkeys, providers] = await Promise.all([
+    db.selectFrom('users').select('password_set').where('id', '=', userId).executeTakeFirst(),
+    countOf(db, 'passkeys', userId),
+    countOf(db, 'external_auths', userId),
+  ]);
+  return (user?.password_set === 1 ? 1 : 0) + passkeys + providers;
+}
+
+/**
+ * Runs `remove` (which deletes one way in) inside `trx`, then refuses, rolling it back, when no
+ * way in is left. The member's row is locked first on PostgreSQL, so two removals at once (two
+ * tabs, two instances) cannot each see the other's way in and both go through; on SQLite the
+ * transaction already has the database to itself.
+ */
+export async function removeWayIn<T>(
+  trx: Transaction<Database>,
+  userId: string,
+  remove: () => Promise<T>,
+): Promise<T> {
+  if (databaseKind(trx) === 'postgres') {
+    await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+  }
+  const result = await remove();
+  if ((await waysIn(trx, userId)) === 0) throw new ValidationError(LAST_WAY_IN);
+  return result;
+}
+
+async function countOf(
+  db: Kysely<Database>,
+  table: 'passkeys' | 'external_auths',
+  userId: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
