@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
@@ -221,4 +222,30 @@ export async function saveResults(section, data) {
   all[section] = data;
   await fs.writeFile(file, `${JSON.stringify(all, null, 2)}\n`);
   return file;
+}
+
+const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * The PostgreSQL database to measure on: BENCH_DATABASE_URL (an empty database, kept), or a new
+ * one made on the local server and dropped by `drop()`.
+ */
+export async function benchDatabase() {
+  if (process.env.BENCH_DATABASE_URL) {
+    return { url: process.env.BENCH_DATABASE_URL, drop: async () => {} };
+  }
+  const name = `gh_bench_${randomBytes(5).toString('hex')}`;
+  const admin = async (statement) => {
+    const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }

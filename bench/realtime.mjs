@@ -1,4 +1,4 @@
-/* global console, process, setTimeout, performance, URL */
+/* global console, process, setTimeout, performance */
 // The realtime benchmark (`npm run bench -- realtime`):
 // 1. One instance (SQLite), REALTIME_CLIENTS (10,000) streams opened by a second process on
 //    127.0.0.1, all subscribed to one member's record: the server's RSS with all connected, and
@@ -9,16 +9,13 @@
 // Each stream is a file descriptor on both sides: `ulimit -n` must exceed the client count (the
 // script says so and stops when it does not; raise it with `ulimit -n 20000`).
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import readline from 'node:readline';
-import pg from 'pg';
-import { api, createVerifiedUser, root, startGatehouse, table } from './lib.mjs';
+import { api, benchDatabase, createVerifiedUser, root, startGatehouse, table } from './lib.mjs';
 
 const CLIENTS = Number(process.env.REALTIME_CLIENTS ?? 10_000);
 const CROSS_RUNS = 200;
-const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 function openFilesLimit() {
   const out = spawnSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).stdout.trim();
@@ -143,26 +140,9 @@ async function stream(url, user) {
 }
 
 async function crossInstance() {
-  let databaseUrl = process.env.BENCH_DATABASE_URL;
-  let drop = async () => {};
-  if (!databaseUrl) {
-    const name = `gh_bench_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(PG_ADMIN_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    drop = async () => {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
-  }
+  const database = await benchDatabase();
   const env = {
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: database.url,
     TOKEN_SECRET: 'bench-only-token-secret-0123456789abcdef',
   };
   const a = await startGatehouse(env);
@@ -188,7 +168,7 @@ async function crossInstance() {
   } finally {
     await b?.close();
     await a.close();
-    await drop();
+    await database.drop();
   }
 }
 

@@ -5,14 +5,27 @@
 // `npm run bench -- restart` the restart benchmark: `npm start` to the first 200 (built sources)
 // `npm run bench -- soak`    the soak: mixed traffic at ~70 % of capacity for SOAK_MINUTES (10)
 // `npm run bench -- realtime` 10,000 realtime streams on one instance; an event across instances
+// `npm run bench -- cluster` two instances on PostgreSQL behind nginx against hello-world behind it
 // `npm run bench -- all`     load and page
 // Figures are printed and written to bench/results/latest.json. Run `npm run build` first.
 import { machine, requireBuild, saveResults } from './lib.mjs';
 
+/** Each benchmark: its module and the function that runs it and returns its figures. */
+const BENCHMARKS = {
+  load: ['./load.mjs', 'runLoad'],
+  page: ['./page.mjs', 'runPage'],
+  admin: ['./admin.mjs', 'runAdmin'],
+  restart: ['./restart.mjs', 'runRestart'],
+  soak: ['./soak.mjs', 'runSoak'],
+  realtime: ['./realtime.mjs', 'runRealtime'],
+  cluster: ['./cluster.mjs', 'runCluster'],
+};
+
 const what = process.argv[2] ?? 'load';
-if (!['load', 'page', 'admin', 'restart', 'soak', 'realtime', 'all'].includes(what)) {
+const chosen = what === 'all' ? ['load', 'page'] : [what];
+if (!chosen.every((name) => name in BENCHMARKS)) {
   console.error(
-    `Unknown benchmark "${what}": use load (default), page, admin, restart, soak, realtime or all.`,
+    `Unknown benchmark "${what}": use ${Object.keys(BENCHMARKS).join(', ')} (load is the default) or all.`,
   );
   process.exit(2);
 }
@@ -21,60 +34,10 @@ requireBuild();
 const host = machine();
 console.log(`Machine: ${host.cpus} × ${host.cpuModel}, ${host.memoryGiB} GiB, Node ${host.node}\n`);
 
-if (what === 'load' || what === 'all') {
-  const { runLoad } = await import('./load.mjs');
-  const results = await runLoad();
-  const file = await saveResults('load', {
-    date: new Date().toISOString(),
-    machine: host,
-    ...results,
-  });
-  console.log(`\nSaved to ${file}\n`);
-}
-if (what === 'page' || what === 'all') {
-  const { runPage } = await import('./page.mjs');
-  const results = await runPage();
-  const file = await saveResults('page', {
-    date: new Date().toISOString(),
-    machine: host,
-    ...results,
-  });
-  console.log(`\nSaved to ${file}\n`);
-}
-if (what === 'admin') {
-  const { runAdmin } = await import('./admin.mjs');
-  const results = await runAdmin();
-  const file = await saveResults('admin', {
-    date: new Date().toISOString(),
-    machine: host,
-    ...results,
-  });
-  console.log(`\nSaved to ${file}\n`);
-}
-if (what === 'restart') {
-  const { runRestart } = await import('./restart.mjs');
-  const results = await runRestart();
-  const file = await saveResults('restart', {
-    date: new Date().toISOString(),
-    machine: host,
-    ...results,
-  });
-  console.log(`\nSaved to ${file}\n`);
-}
-if (what === 'soak') {
-  const { runSoak } = await import('./soak.mjs');
-  const results = await runSoak();
-  const file = await saveResults('soak', {
-    date: new Date().toISOString(),
-    machine: host,
-    ...results,
-  });
-  console.log(`\nSaved to ${file}\n`);
-}
-if (what === 'realtime') {
-  const { runRealtime } = await import('./realtime.mjs');
-  const results = await runRealtime();
-  const file = await saveResults('realtime', {
+for (const name of chosen) {
+  const [module, run] = BENCHMARKS[name];
+  const results = await (await import(module))[run]();
+  const file = await saveResults(name, {
     date: new Date().toISOString(),
     machine: host,
     ...results,
