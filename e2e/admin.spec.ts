@@ -1,13 +1,13 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import {
   inviteCodes,
-  inviteCodeSource,
+  type Member,
+  serverWithInitial,
   signUpUnverified,
   signUpVerified,
-  type Member,
 } from './support/api';
-import { checkScreen, expectScreenTitle } from './support/checks';
 import { e2eEnv } from './support/env';
+import { checkScreen, expectScreenTitle } from './support/checks';
 import { VERIFY_SUBJECT, mailTo, waitForMail } from './support/mail';
 import { startMailReceiver, type MailReceiver } from './support/smtp';
 import {
@@ -26,17 +26,11 @@ import {
  * a member who is not an operator gets no way in.
  */
 
-const server = e2eEnv().servers.admin;
-const ORIGIN = server.url;
+const { server, origin: ORIGIN, initial, spareCode } = serverWithInitial('admin');
 test.use({ baseURL: ORIGIN });
 // Each test walks several screens and scans some of them with axe four times: room on a busy machine.
 test.describe.configure({ timeout: 360_000 });
 
-const initial: Member = (() => {
-  if (!server.initial) throw new Error('The global setup did not create the initial user');
-  return server.initial;
-})();
-const spareCode = inviteCodeSource(ORIGIN, initial);
 const TEST_SUBJECT = 'Gatehouse test email';
 
 // This server's mail server: up, except while a test takes it down.

@@ -1,7 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { inviteCodeSource, signUpVerified, turnOnTwoStep, type Member } from './support/api';
+import { type Member, serverWithInitial, signUpVerified, turnOnTwoStep } from './support/api';
 import { checkScreen } from './support/checks';
-import { e2eEnv } from './support/env';
 import { waitForMail } from './support/mail';
 import { control, expectHomeScreen, expectLoginScreen, logInThroughUi } from './support/ui';
 
@@ -16,15 +15,8 @@ import { control, expectHomeScreen, expectLoginScreen, logInThroughUi } from './
  * autofill. To press the button instead, a test holds the autofill's options request.
  */
 
-const server = e2eEnv().servers.passkeys;
-const ORIGIN = server.url;
+const { origin: ORIGIN, spareCode } = serverWithInitial('passkeys');
 test.use({ baseURL: ORIGIN });
-
-const initial: Member = (() => {
-  if (!server.initial) throw new Error('The global setup did not create the initial user');
-  return server.initial;
-})();
-const spareCode = inviteCodeSource(ORIGIN, initial);
 
 async function newMember(who: string): Promise<Member> {
   return signUpVerified(ORIGIN, await spareCode(), who);

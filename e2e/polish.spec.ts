@@ -1,15 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
-  inviteCodeSource,
   logIn,
   newPassword,
+  serverWithInitial,
   signUpUnverified,
   signUpVerified,
   uniqueEmail,
-  type Member,
 } from './support/api';
 import { checkScreen } from './support/checks';
-import { e2eEnv } from './support/env';
 import { linkIn, RESET_SUBJECT, VERIFY_SUBJECT, mailTo, waitForMail } from './support/mail';
 import { expectHomeScreen, expectLoginScreen, fillLogin, fillSignUp } from './support/ui';
 
@@ -18,15 +16,8 @@ import { expectHomeScreen, expectLoginScreen, fillLogin, fillSignUp } from './su
  * from dead ends, return to the screen after sign-in, and the invite codes' marks.
  */
 
-const server = e2eEnv().servers.polish;
-const ORIGIN = server.url;
+const { origin: ORIGIN, initial, spareCode } = serverWithInitial('polish');
 test.use({ baseURL: ORIGIN });
-
-const initial: Member = (() => {
-  if (!server.initial) throw new Error('The global setup did not create the initial user');
-  return server.initial;
-})();
-const spareCode = inviteCodeSource(ORIGIN, initial);
 
 /** A mailed link's token as the server shapes it, unsigned: only its claims are read. */
 function craftedToken(type: 'verification' | 'passwordReset', email: string, exp: number): string {

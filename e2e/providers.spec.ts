@@ -1,6 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { inviteCodeSource, signUpVerified, type Member } from './support/api';
-import { e2eEnv } from './support/env';
+import { serverWithInitial, signUpVerified } from './support/api';
 import { waitForMail } from './support/mail';
 import { PROVIDER_NAME } from './support/oidc';
 import { control, expectHomeScreen, expectLoginScreen, logInThroughUi } from './support/ui';
@@ -12,15 +11,9 @@ import { control, expectHomeScreen, expectLoginScreen, logInThroughUi } from './
  * connect and disconnect a provider on Settings.
  */
 
-const server = e2eEnv().servers.providers;
-const ORIGIN = server.url;
+const { origin: ORIGIN, spareCode } = serverWithInitial('providers');
 test.use({ baseURL: ORIGIN });
 
-const initial: Member = (() => {
-  if (!server.initial) throw new Error('The global setup did not create the initial user');
-  return server.initial;
-})();
-const spareCode = inviteCodeSource(ORIGIN, initial);
 const button = `Continue with ${PROVIDER_NAME}`;
 
 function newLogin(tag: string): string {

@@ -1,13 +1,11 @@
 import { expect, test } from '@playwright/test';
 import {
-  inviteCodeSource,
   inviteCodes,
   logIn,
+  serverWithInitial,
   signUpUnverified,
   signUpVerified,
-  type Member,
 } from './support/api';
-import { e2eEnv } from './support/env';
 import { control, expectHomeScreen, expectLoginScreen, logInThroughUi } from './support/ui';
 
 /**
@@ -16,15 +14,8 @@ import { control, expectHomeScreen, expectLoginScreen, logInThroughUi } from './
  * screen by itself, without a click or a reload. Runs on the settings server (one worker).
  */
 
-const server = e2eEnv().servers.settings;
-const ORIGIN = server.url;
+const { origin: ORIGIN, spareCode } = serverWithInitial('settings');
 test.use({ baseURL: ORIGIN });
-
-const initial: Member = (() => {
-  if (!server.initial) throw new Error('The global setup did not create the initial user');
-  return server.initial;
-})();
-const spareCode = inviteCodeSource(ORIGIN, initial);
 
 async function api(method: string, path: string, token: string) {
   const res = await fetch(`${ORIGIN}${path}`, { method, headers: { authorization: token } });

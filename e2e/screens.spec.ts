@@ -1,16 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
-  inviteCodeSource,
   logIn,
   newPassword,
+  serverWithInitial,
   signUpUnverified,
   signUpVerified,
   uniqueEmail,
   verificationLink,
-  type Member,
 } from './support/api';
 import { checkScreen, expectScreenTitle } from './support/checks';
-import { e2eEnv } from './support/env';
 import { EMAIL_CHANGE_SUBJECT, linkIn, RESET_SUBJECT, waitForMail } from './support/mail';
 import {
   control,
@@ -29,17 +27,10 @@ import {
  * its page title. People are set up through the API; each screen is then used through the UI.
  */
 
-const server = e2eEnv().servers.screens;
-const ORIGIN = server.url;
+const { origin: ORIGIN, initial, spareCode } = serverWithInitial('screens');
 test.use({ baseURL: ORIGIN });
 
-const initial: Member = (() => {
-  if (!server.initial) throw new Error('The global setup did not create the initial user');
-  return server.initial;
-})();
-
 /** One unused invite code of the initial user's (who makes more when they run out). */
-const spareCode = inviteCodeSource(ORIGIN, initial);
 
 /**
  * Stops the page's clock (Date) while timers keep running: a countdown screen holds still for a

@@ -2,14 +2,13 @@ import fs from 'node:fs/promises';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import {
   accountRecord,
-  inviteCodeSource,
+  type Member,
   newPassword,
+  serverWithInitial,
   signUpVerified,
   uniqueEmail,
-  type Member,
 } from './support/api';
 import { expectScreenTitle } from './support/checks';
-import { e2eEnv } from './support/env';
 import {
   EMAIL_CHANGED_SUBJECT,
   EMAIL_CHANGE_SUBJECT,
@@ -32,15 +31,8 @@ import {
  * their data. Each test brings in a member of its own with the initial user's codes.
  */
 
-const server = e2eEnv().servers.settings;
-const ORIGIN = server.url;
+const { origin: ORIGIN, spareCode } = serverWithInitial('settings');
 test.use({ baseURL: ORIGIN });
-
-const initial: Member = (() => {
-  if (!server.initial) throw new Error('The global setup did not create the initial user');
-  return server.initial;
-})();
-const spareCode = inviteCodeSource(ORIGIN, initial);
 
 async function newMember(who: string): Promise<Member> {
   return signUpVerified(ORIGIN, await spareCode(), who);

@@ -1,7 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { inviteCodeSource, signUpVerified, turnOnTwoStep, type Member } from './support/api';
+import { type Member, serverWithInitial, signUpVerified, turnOnTwoStep } from './support/api';
 import { checkScreen } from './support/checks';
-import { e2eEnv } from './support/env';
 import { control, expectHomeScreen, expectLoginScreen, fillLogin } from './support/ui';
 import { totpCode } from './support/totp';
 
@@ -11,15 +10,8 @@ import { totpCode } from './support/totp';
  * settings server's initial user; none of this needs a database of its own.
  */
 
-const server = e2eEnv().servers.settings;
-const ORIGIN = server.url;
+const { origin: ORIGIN, spareCode } = serverWithInitial('settings');
 test.use({ baseURL: ORIGIN });
-
-const initial: Member = (() => {
-  if (!server.initial) throw new Error('The global setup did not create the initial user');
-  return server.initial;
-})();
-const spareCode = inviteCodeSource(ORIGIN, initial);
 
 async function newMember(who: string): Promise<Member> {
   return signUpVerified(ORIGIN, await spareCode(), who);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { e2eEnv, type ServerName } from './env';
 import { linkIn, VERIFY_SUBJECT, waitForMail } from './mail';
 import { totpCode } from './totp';
 
@@ -168,4 +169,15 @@ export async function turnOnTwoStep(
     token,
   );
   return { secret, recoveryCodes };
+}
+
+/**
+ * A spec's own server (support/global-setup.ts), the initial user the global setup made on it, and
+ * a source of that user's spare invite codes.
+ */
+export function serverWithInitial(name: ServerName) {
+  const server = e2eEnv().servers[name];
+  const initial = server.initial;
+  if (!initial) throw new Error(`The global setup did not create the initial user on ${name}`);
+  return { server, origin: server.url, initial, spareCode: inviteCodeSource(server.url, initial) };
 }
