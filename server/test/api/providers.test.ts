@@ -1,4 +1,4 @@
-import PocketBase, { ClientResponseError } from 'pocketbase';
+import { sdkClient, sdkError } from '../support/sdk.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, PATHS, subjects } from '../support/contract.js';
 import type { Json } from '../support/http.js';
@@ -33,22 +33,6 @@ function newLogin(tag = 'member'): string {
   return `${tag}-${process.pid}-${logins}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-function client(t: TestServer): PocketBase {
-  const pb = new PocketBase(t.url);
-  pb.autoCancellation(false);
-  return pb;
-}
-
-async function sdkError(p: Promise<unknown>): Promise<ClientResponseError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ClientResponseError);
-    return err as ClientResponseError;
-  }
-  throw new Error('expected the SDK call to fail');
-}
-
 function claimsOf(token: string): Json {
   return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
 }
@@ -72,7 +56,7 @@ describe.each(DATABASES)('sign-in with a provider on %s', (db) => {
    * login page as `login`, back with a code and the state it was given.
    */
   async function providerCode(login: string, options: { clientId?: string } = {}) {
-    const pb = client(t);
+    const pb = sdkClient(t.url);
     const methods = await pb.collection('users').listAuthMethods();
     const p = methods.oauth2.providers.find((x) => x.name === 'oidc')!;
     const back = await idp.authorize(p.authURL + encodeURIComponent(REDIRECT_URL), login, options);
@@ -361,7 +345,7 @@ describe.each(DATABASES)('sign-in with a provider on %s', (db) => {
 
   it('forged, replayed or mismatched codes are refused and change nothing', async () => {
     const login = newLogin();
-    const pb = client(t);
+    const pb = sdkClient(t.url);
     const forged = await sdkError(
       pb
         .collection('users')
@@ -436,7 +420,7 @@ describe.each(DATABASES)('sign-in with a provider on %s', (db) => {
       status: 400,
     });
     const err = await sdkError(
-      client(t)
+      sdkClient(t.url)
         .collection('users')
         .authWithOAuth2({ provider: 'myspace', urlCallback: () => {} }),
     );

@@ -3,7 +3,8 @@ import type { RecordSubscription } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '../support/contract.js';
 import { waitUntil } from '../support/ports.js';
-import { openStream, sdkClient } from '../support/realtime.js';
+import { openStream } from '../support/realtime.js';
+import { sdkClient } from '../support/sdk.js';
 import {
   DATABASES,
   startTestServer,

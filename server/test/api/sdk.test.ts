@@ -1,4 +1,4 @@
-import PocketBase, { ClientResponseError } from 'pocketbase';
+import { sdkClient, sdkError } from '../support/sdk.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, subjects } from '../support/contract.js';
 import { tokenFromMail } from '../support/mail.js';
@@ -12,22 +12,6 @@ import {
 } from '../support/server.js';
 
 /** The web app's client: the official SDK, auto-cancellation off. */
-function client(t: TestServer): PocketBase {
-  const pb = new PocketBase(t.url);
-  pb.autoCancellation(false);
-  return pb;
-}
-
-async function sdkError(p: Promise<unknown>): Promise<ClientResponseError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ClientResponseError);
-    return err as ClientResponseError;
-  }
-  throw new Error('expected the SDK call to fail');
-}
-
 describe.each(DATABASES)('the official pocketbase SDK against the server on %s', (db) => {
   let t: TestServer;
   beforeAll(async () => {
@@ -37,7 +21,7 @@ describe.each(DATABASES)('the official pocketbase SDK against the server on %s',
   afterAll(() => t?.close());
 
   it('walks sign-up → verification → sign-in → invite codes → delete, as the web app does', async () => {
-    const pb = client(t);
+    const pb = sdkClient(t.url);
     const email = uniqueEmail('sdk');
     const password = strongPassword();
     const code = await t.newCode();
@@ -91,32 +75,32 @@ describe.each(DATABASES)('the official pocketbase SDK against the server on %s',
 
   it('password reset through the SDK; the old session dies', async () => {
     const user = await t.verifiedUser();
-    const pb = client(t);
+    const pb = sdkClient(t.url);
     await pb.collection('users').authWithPassword(user.email, user.password);
     const oldToken = pb.authStore.token;
 
-    expect(await client(t).collection('users').requestPasswordReset(user.email)).toBe(true);
+    expect(await sdkClient(t.url).collection('users').requestPasswordReset(user.email)).toBe(true);
     const mail = await t.mail.waitForMailTo(user.email, subjects().reset);
     const token = tokenFromMail(mail, `${APP_URL}/reset-password?token=`);
     const fresh = 'Quiet-Harbour-5150';
-    expect(await client(t).collection('users').confirmPasswordReset(token, fresh, fresh)).toBe(
-      true,
-    );
+    expect(
+      await sdkClient(t.url).collection('users').confirmPasswordReset(token, fresh, fresh),
+    ).toBe(true);
 
     const dead = await sdkError(pb.collection('users').authRefresh());
     expect(dead.status).toBe(401);
     expect(pb.authStore.token).toBe(oldToken);
 
-    const again = client(t);
+    const again = sdkClient(t.url);
     await again.collection('users').authWithPassword(user.email, fresh);
     expect(again.authStore.record?.id).toBe(user.id);
   });
 
   it('change password with update(): the other device is signed out, this one goes on', async () => {
     const user = await t.verifiedUser();
-    const pb = client(t);
+    const pb = sdkClient(t.url);
     await pb.collection('users').authWithPassword(user.email, user.password);
-    const other = client(t);
+    const other = sdkClient(t.url);
     await other.collection('users').authWithPassword(user.email, user.password);
     // The web app reads the fresh token for this device from the answer's header.
     let fresh = '';
@@ -145,7 +129,7 @@ describe.each(DATABASES)('the official pocketbase SDK against the server on %s',
 
   it('change email with requestEmailChange() and confirmEmailChange()', async () => {
     const user = await t.verifiedUser();
-    const pb = client(t);
+    const pb = sdkClient(t.url);
     await pb.collection('users').authWithPassword(user.email, user.password);
     const newEmail = uniqueEmail('sdk-moved');
     expect(await pb.collection('users').requestEmailChange(newEmail)).toBe(true);
@@ -154,13 +138,13 @@ describe.each(DATABASES)('the official pocketbase SDK against the server on %s',
     // The SDK clears its auth store when it confirms a change of the signed-in account's email.
     expect(await pb.collection('users').confirmEmailChange(token, user.password)).toBe(true);
     expect(pb.authStore.token).toBe('');
-    const again = client(t);
+    const again = sdkClient(t.url);
     await again.collection('users').authWithPassword(newEmail, user.password);
     expect(again.authStore.record?.email).toBe(newEmail);
   });
 
   it('field errors reach the SDK as ClientResponseError.response.data', async () => {
-    const pb = client(t);
+    const pb = sdkClient(t.url);
     const err = await sdkError(
       pb.collection('users').create({
         email: 'bad',
@@ -176,7 +160,7 @@ describe.each(DATABASES)('the official pocketbase SDK against the server on %s',
 
   it('pb.send("/api/invite-codes") authenticates with the stored token', async () => {
     const user = await t.verifiedUser();
-    const pb = client(t);
+    const pb = sdkClient(t.url);
     const guest = await sdkError(pb.send('/api/invite-codes', {}));
     expect(guest.status).toBe(401);
     await pb.collection('users').authWithPassword(user.email, user.password);

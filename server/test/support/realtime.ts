@@ -1,21 +1,5 @@
 import http from 'node:http';
-import { EventSource } from 'eventsource';
-import PocketBase from 'pocketbase';
 import { waitUntil } from './ports.js';
-
-/** The SDK's realtime needs a global EventSource, as in a browser (the `eventsource` package). */
-export function installEventSource(): void {
-  (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
-}
-
-/** The web app's client: the official SDK, auto-cancellation off, optionally signed in. */
-export function sdkClient(url: string, token?: string, record?: Record<string, unknown>) {
-  installEventSource();
-  const pb = new PocketBase(url);
-  pb.autoCancellation(false);
-  if (token) pb.authStore.save(token, (record ?? null) as never);
-  return pb;
-}
 
 export interface SseMessage {
   id: string;
