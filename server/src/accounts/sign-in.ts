@@ -1,15 +1,13 @@
 import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
 import {
-  ACCOUNT_DISABLED,
   assertNoFieldErrors,
-  ForbiddenError,
   fieldError,
   type FieldErrors,
   VALIDATION_FAILED,
   ValidationError,
 } from '../core/errors.js';
-import { requireSecondStep } from '../core/second-step.js';
+import { passedFirstStep } from '../core/second-step.js';
 import { findUserByEmail } from '../core/users.js';
 import type { User } from '../db/schema.js';
 import { isEmail, normalizeEmail } from '../tools/email.js';
@@ -63,11 +61,13 @@ export async function signInWithPassword(
     if (typedDiffers) await verifyAgainstDummy(input.password);
   } else if (await verifyPassword(user.password_hash, password)) {
     await takeBack();
-    return passedPassword(ctx, user, client);
+    await passedFirstStep(ctx, user, client, 'password');
+    return user;
   } else if (typedDiffers && (await verifyPassword(user.password_hash, input.password))) {
     await rehash(ctx, user, password);
     await takeBack();
-    return passedPassword(ctx, user, client);
+    await passedFirstStep(ctx, user, client, 'password');
+    return user;
   }
   await recordEvent(ctx.db, {
     type: 'sign_in',
@@ -77,25 +77,6 @@ export async function signInWithPassword(
     detail: { method: 'password', reason: user ? 'wrong_password' : 'unknown_email' },
   });
   throw new ValidationError('Failed to authenticate.');
-}
-
-/**
- * After a right password: a disabled account is refused (only the right password learns that it
- * is disabled), and a member with two-step sign-in on goes on to the second step.
- */
-async function passedPassword(ctx: AppContext, user: User, client: Client): Promise<User> {
-  if (user.disabled === 1) {
-    await recordEvent(ctx.db, {
-      type: 'sign_in',
-      userId: user.id,
-      client,
-      outcome: 'failure',
-      detail: { method: 'password', reason: 'disabled' },
-    });
-    throw new ForbiddenError(ACCOUNT_DISABLED);
-  }
-  await requireSecondStep(ctx, user, client, 'password');
-  return user;
 }
 
 /** Replaces a hash of the typed password by one of its NFKC form (unless it changed meanwhile). */

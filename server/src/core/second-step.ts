@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database, User } from '../db/schema.js';
 import { recordEvent } from './audit.js';
 import type { AppContext, Client } from './context.js';
-import { SecondStepRequiredError } from './errors.js';
+import { ACCOUNT_DISABLED, ForbiddenError, SecondStepRequiredError } from './errors.js';
 import { newId } from '../tools/random.js';
 import { fromNow, nowString } from '../tools/time.js';
 
@@ -29,15 +29,27 @@ export async function secondStepRequired(db: Db, userId: string): Promise<boolea
 }
 
 /**
- * Ends the first step: returns when the member has no second step, otherwise opens an `mfaId`
- * and throws SecondStepRequiredError (the 401 that carries it). No token is issued.
+ * After a right first factor (`password`, or `oauth2`: a provider vouched for the member): a
+ * disabled account is refused (only someone who passed the first step learns that it is
+ * disabled), and a member with two-step sign-in on is sent to the second step (a 401 with an
+ * `mfaId`). Returns when the sign-in may go on to a session.
  */
-export async function requireSecondStep(
+export async function passedFirstStep(
   ctx: AppContext,
-  user: Pick<User, 'id'>,
+  user: Pick<User, 'id' | 'disabled'>,
   client: Client,
-  method: string,
+  method: 'password' | 'oauth2',
 ): Promise<void> {
+  if (user.disabled === 1) {
+    await recordEvent(ctx.db, {
+      type: 'sign_in',
+      userId: user.id,
+      client,
+      outcome: 'failure',
+      detail: { method, reason: 'disabled' },
+    });
+    throw new ForbiddenError(ACCOUNT_DISABLED);
+  }
   if (!(await secondStepRequired(ctx.db, user.id))) return;
   const id = newId();
   await ctx.db

@@ -7,7 +7,7 @@ import {
   type FieldErrors,
   ValidationError,
 } from '../core/errors.js';
-import { requireSecondStep } from '../core/second-step.js';
+import { passedFirstStep } from '../core/second-step.js';
 import { type Auth, findUserByEmail, findUserById } from '../core/users.js';
 import { isUniqueViolation } from '../db/connect.js';
 import type { User } from '../db/schema.js';
@@ -126,7 +126,7 @@ export async function signInWithProvider(
         ),
       );
     }
-    await passedProvider(ctx, user, client);
+    await passedFirstStep(ctx, user, client, 'oauth2');
     return done(user);
   }
 
@@ -177,7 +177,7 @@ export async function signInWithProvider(
       return fail('disabled', existing.id, new ForbiddenError(ACCOUNT_DISABLED));
     }
     await link(existing, 'email');
-    await passedProvider(ctx, existing, client);
+    await passedFirstStep(ctx, existing, client, 'oauth2');
     return done(existing);
   }
 
@@ -198,17 +198,3 @@ export async function signInWithProvider(
   return done(user, { isNew: true });
 }
 
-/** After the provider vouched for the member: refused when disabled; then the second step. */
-async function passedProvider(ctx: AppContext, user: User, client: Client): Promise<void> {
-  if (user.disabled === 1) {
-    await recordEvent(ctx.db, {
-      type: 'sign_in',
-      userId: user.id,
-      client,
-      outcome: 'failure',
-      detail: { method: 'oauth2', reason: 'disabled' },
-    });
-    throw new ForbiddenError(ACCOUNT_DISABLED);
-  }
-  await requireSecondStep(ctx, user, client, 'oauth2');
-}
