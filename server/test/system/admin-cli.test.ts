@@ -1,40 +1,16 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliRun, npmCli } from '../support/cli.js';
 import { PATHS } from '../support/contract.js';
 import { startTestServer, type TestServer, type User } from '../support/server.js';
 
 /** `npm run --silent cli -- users …` as an operator runs it, against a running server's data. */
-const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(t: TestServer, args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      'npm',
-      ['run', '--silent', 'cli', '--', ...args],
-      {
-        cwd: ROOT,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '/tmp',
-          LOG_LEVEL: 'silent',
-          DATA_DIR: t.dataDir,
-          ...(t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {}),
-          ...(t.env.TOKEN_SECRET ? { TOKEN_SECRET: t.env.TOKEN_SECRET } : {}),
-        },
-        timeout: 60_000,
-      },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout, stderr: stderr.replace(/^npm warn .*\n/gm, '') });
-      },
-    );
+function cli(t: TestServer, args: string[]): Promise<CliRun> {
+  return npmCli(args, {
+    LOG_LEVEL: 'silent',
+    DATA_DIR: t.dataDir,
+    ...(t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {}),
+    ...(t.env.TOKEN_SECRET ? { TOKEN_SECRET: t.env.TOKEN_SECRET } : {}),
   });
 }
 

@@ -1,8 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { npmCli, tsxCli } from '../support/cli.js';
 import {
   APP_URL,
   inviteCodeFrom,
@@ -11,41 +11,10 @@ import {
   type TestServer,
 } from '../support/server.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(cmd: string, args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      cmd,
-      args,
-      {
-        cwd: ROOT,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '/tmp',
-          LOG_LEVEL: 'silent',
-          ...env,
-        },
-        timeout: 60_000,
-      },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
 const cli = (env: Record<string, string>) =>
-  run('npx', ['tsx', 'server/src/cli.ts', 'initial-invite'], env);
-const npmCli = (env: Record<string, string>) =>
-  run('npm', ['run', '--silent', 'cli', '--', 'initial-invite'], env);
+  tsxCli(['initial-invite'], { LOG_LEVEL: 'silent', ...env });
+const npmInitialInvite = (env: Record<string, string>) =>
+  npmCli(['initial-invite'], { LOG_LEVEL: 'silent', ...env });
 
 const LINK_RE = /^http:\/\/app\.test\/signup\?code=\S+\n?$/;
 
@@ -61,7 +30,7 @@ describe('the initial-invite CLI', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'gh-cli-'));
     dirs.push(dir);
     const env = { DATA_DIR: dir, APP_URL };
-    const first = await npmCli(env);
+    const first = await npmInitialInvite(env);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(LINK_RE);
     expect(first.stdout.trim().split('\n')).toHaveLength(1);

@@ -1,13 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseEnvFile, withEnvFile } from '../../src/config.js';
+import { npmCli as cli } from '../support/cli.js';
 import { startServerProcess } from '../support/server-process.js';
 
 /** The project's .env (or ENV_FILE) under the real environment, for the server and the CLI. */
-const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gh-envfile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -15,21 +14,6 @@ function envFile(name: string, text: string): string {
   const file = path.join(dir, name);
   writeFileSync(file, text);
   return file;
-}
-
-function cli(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      'npm',
-      ['run', '--silent', 'cli', '--', ...args],
-      {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
-        timeout: 60_000,
-      },
-      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
 }
 
 describe('the .env file', () => {

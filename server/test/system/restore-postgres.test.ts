@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import {
   existsSync,
   mkdtempSync,
@@ -11,6 +10,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tsxCli as cli } from '../support/cli.js';
 import { PATHS } from '../support/contract.js';
 import { APP_URL, startTestServer } from '../support/server.js';
 
@@ -18,32 +18,7 @@ import { APP_URL, startTestServer } from '../support/server.js';
  * `npm run cli -- backup FILE` and `restore FILE` on PostgreSQL (pg_dump -Fc and pg_restore from
  * Debian's postgresql-client), as an operator runs them: the same drill as on SQLite.
  */
-const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 const modeOf = (file: string) => (statSync(file).mode & 0o777).toString(8);
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      'npx',
-      ['tsx', 'server/src/cli.ts', ...args],
-      {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
-        timeout: 60_000,
-      },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
 
 describe('backup and restore (PostgreSQL)', () => {
   const cleanups: (() => Promise<void> | void)[] = [];

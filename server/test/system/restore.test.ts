@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tsxCli as cli } from '../support/cli.js';
 import { PATHS } from '../support/contract.js';
 import { APP_URL, startTestServer, testTokenSecret } from '../support/server.js';
 
@@ -12,32 +12,7 @@ import { APP_URL, startTestServer, testTokenSecret } from '../support/server.js'
  * A restore ends every session: tokens issued before it, even one ended after the backup was
  * taken (by a password reset), must not come back with the restored data.
  */
-const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 const modeOf = (file: string) => (statSync(file).mode & 0o777).toString(8);
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      'npx',
-      ['tsx', 'server/src/cli.ts', ...args],
-      {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
-        timeout: 60_000,
-      },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
 
 describe('backup and restore (SQLite)', () => {
   const cleanups: (() => Promise<void> | void)[] = [];
