@@ -8,7 +8,6 @@ import { ScreenHeading, textLink, usePageTitle } from '../../components/ui/scree
 import { useCurrentUser } from '../../lib/auth';
 import { formatDateTime } from '../../lib/dates';
 import {
-  adminErrorMessage,
   membersQueryOptions,
   pageNumber,
   PER_PAGE,
@@ -17,7 +16,7 @@ import {
   type MemberStatus,
 } from './api';
 import { MemberBadges } from './member-badges';
-import { Pager } from './pager';
+import { PagedResults } from './pager';
 import { SelectField } from './select-field';
 
 const STATUS_OPTIONS = [
@@ -123,53 +122,43 @@ export function MembersScreen({
           </span>
         }
       >
-        {current.isPending ? (
-          <p className="text-sm text-slate-700 dark:text-slate-300">Loading members...</p>
-        ) : null}
-        {current.isError ? (
-          <p role="alert" className="text-sm text-red-800 dark:text-red-200">
-            We couldn&apos;t load the members.{' '}
-            {adminErrorMessage(current.error, 'Please try again later.')}
-          </p>
-        ) : null}
-        {current.isSuccess && current.data.items.length === 0 ? (
-          <p className="text-slate-700 dark:text-slate-300">No members match this search.</p>
-        ) : null}
-        {current.isSuccess && current.data.items.length > 0 ? (
-          <ul
-            className="flex flex-col divide-y divide-slate-200 dark:divide-slate-700"
-            aria-label="Members"
-            aria-busy={current.isPlaceholderData}
-          >
-            {current.data.items.map((member) => (
-              <li key={member.id} className="flex flex-col gap-1 py-2 first:pt-0 last:pb-0">
-                <p className="flex flex-wrap items-center gap-2">
-                  <Link
-                    to="/admin/members/$id"
-                    params={{ id: member.id }}
-                    className={`${textLink} wrap-anywhere`}
-                  >
-                    {member.email}
-                  </Link>
-                  <MemberBadges member={member} />
-                </p>
-                <p className="text-sm text-slate-700 dark:text-slate-300">
-                  Joined {formatDateTime(member.created)}
-                </p>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        {current.isSuccess ? (
-          <Pager
-            page={page}
-            perPage={PER_PAGE}
-            shown={current.data.items.length}
-            total={total}
-            label="Member pages"
-            onPage={(next) => onSearch({ ...search, page: next > 1 ? String(next) : undefined })}
-          />
-        ) : null}
+        <PagedResults
+          query={current}
+          loadingText="Loading members..."
+          failedText="We couldn't load the members."
+          emptyText="No members match this search."
+          page={page}
+          perPage={PER_PAGE}
+          total={total}
+          pagerLabel="Member pages"
+          onPage={(next) => onSearch({ ...search, page: next > 1 ? String(next) : undefined })}
+        >
+          {(members) => (
+            <ul
+              className="flex flex-col divide-y divide-slate-200 dark:divide-slate-700"
+              aria-label="Members"
+              aria-busy={current.isPlaceholderData}
+            >
+              {members.map((member) => (
+                <li key={member.id} className="flex flex-col gap-1 py-2 first:pt-0 last:pb-0">
+                  <p className="flex flex-wrap items-center gap-2">
+                    <Link
+                      to="/admin/members/$id"
+                      params={{ id: member.id }}
+                      className={`${textLink} wrap-anywhere`}
+                    >
+                      {member.email}
+                    </Link>
+                    <MemberBadges member={member} />
+                  </p>
+                  <p className="text-sm text-slate-700 dark:text-slate-300">
+                    Joined {formatDateTime(member.created)}
+                  </p>
+                </li>
+              ))}
+            </ul>
+          )}
+        </PagedResults>
       </TitledCard>
     </>
   );

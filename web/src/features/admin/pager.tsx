@@ -1,4 +1,7 @@
+import type { ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { Button } from '../../components/ui/button';
+import { adminErrorMessage } from './api';
 
 /**
  * Previous / Next for a list of `perPage` rows. `total` is -1 when not counted (a later page of a
@@ -49,5 +52,60 @@ export function Pager({
         Next
       </Button>
     </nav>
+  );
+}
+
+/**
+ * One page of a console list with its states: loading, failed (what could not be loaded, and the
+ * server's reason), nothing matches, the rows (`children`), and the Pager below them.
+ */
+export function PagedResults<T>({
+  query,
+  loadingText,
+  failedText,
+  emptyText,
+  page,
+  perPage,
+  total,
+  pagerLabel,
+  onPage,
+  children,
+}: {
+  query: UseQueryResult<{ items: T[] }>;
+  loadingText: string;
+  failedText: string;
+  emptyText: string;
+  page: number;
+  perPage: number;
+  total: number;
+  pagerLabel: string;
+  onPage: (page: number) => void;
+  children: (items: T[]) => ReactNode;
+}) {
+  return (
+    <>
+      {query.isPending ? (
+        <p className="text-sm text-slate-700 dark:text-slate-300">{loadingText}</p>
+      ) : null}
+      {query.isError ? (
+        <p role="alert" className="text-sm text-red-800 dark:text-red-200">
+          {failedText} {adminErrorMessage(query.error, 'Please try again later.')}
+        </p>
+      ) : null}
+      {query.isSuccess && query.data.items.length === 0 ? (
+        <p className="text-slate-700 dark:text-slate-300">{emptyText}</p>
+      ) : null}
+      {query.isSuccess && query.data.items.length > 0 ? children(query.data.items) : null}
+      {query.isSuccess ? (
+        <Pager
+          page={page}
+          perPage={perPage}
+          shown={query.data.items.length}
+          total={total}
+          label={pagerLabel}
+          onPage={onPage}
+        />
+      ) : null}
+    </>
   );
 }

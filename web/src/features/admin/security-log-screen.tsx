@@ -16,7 +16,7 @@ import {
   PER_PAGE,
   type LogSearch,
 } from './api';
-import { Pager } from './pager';
+import { PagedResults } from './pager';
 import { SelectField } from './select-field';
 
 const TYPE_OPTIONS = [
@@ -140,45 +140,35 @@ export function SecurityLogScreen({
           </span>
         }
       >
-        {current.isPending ? (
-          <p className="text-sm text-slate-700 dark:text-slate-300">Loading events...</p>
-        ) : null}
-        {current.isError ? (
-          <p role="alert" className="text-sm text-red-800 dark:text-red-200">
-            We couldn&apos;t load the security log.{' '}
-            {adminErrorMessage(current.error, 'Please try again later.')}
-          </p>
-        ) : null}
-        {current.isSuccess && current.data.items.length === 0 ? (
-          <p className="text-slate-700 dark:text-slate-300">No events match.</p>
-        ) : null}
-        {current.isSuccess && current.data.items.length > 0 ? (
-          <EventListSection
-            events={current.data.items}
-            label="Security events"
-            member={(event) =>
-              event.member && event.email ? (
-                <Link to="/admin/members/$id" params={{ id: event.member }} className={textLink}>
-                  {event.email}
-                </Link>
-              ) : (
-                <span className="text-slate-700 dark:text-slate-300">
-                  {event.member ? 'A deleted account' : 'No account'}
-                </span>
-              )
-            }
-          />
-        ) : null}
-        {current.isSuccess ? (
-          <Pager
-            page={page}
-            perPage={PER_PAGE}
-            shown={current.data.items.length}
-            total={total}
-            label="Event pages"
-            onPage={(next) => onSearch({ ...search, page: next > 1 ? String(next) : undefined })}
-          />
-        ) : null}
+        <PagedResults
+          query={current}
+          loadingText="Loading events..."
+          failedText="We couldn't load the security log."
+          emptyText="No events match."
+          page={page}
+          perPage={PER_PAGE}
+          total={total}
+          pagerLabel="Event pages"
+          onPage={(next) => onSearch({ ...search, page: next > 1 ? String(next) : undefined })}
+        >
+          {(events) => (
+            <EventListSection
+              events={events}
+              label="Security events"
+              member={(event) =>
+                event.member && event.email ? (
+                  <Link to="/admin/members/$id" params={{ id: event.member }} className={textLink}>
+                    {event.email}
+                  </Link>
+                ) : (
+                  <span className="text-slate-700 dark:text-slate-300">
+                    {event.member ? 'A deleted account' : 'No account'}
+                  </span>
+                )
+              }
+            />
+          )}
+        </PagedResults>
       </TitledCard>
     </>
   );
