@@ -27,6 +27,7 @@ import {
   type MemberDetail,
 } from './api';
 import { MemberBadges } from './member-badges';
+import { SessionFacts } from '../sessions/session-facts-section';
 
 /** How many of a member's invitees the page lists (the Invite Tree shows them all). */
 const INVITEES_SHOWN = 50;
@@ -378,14 +379,7 @@ function MemberPage({ viewer, member }: { viewer: string; member: MemberDetail }
                 <span className="font-semibold wrap-anywhere">
                   {describeUserAgent(session.userAgent)}
                 </span>
-                <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5 text-sm text-slate-700 dark:text-slate-300">
-                  <dt>IP</dt>
-                  <dd className="wrap-anywhere">{session.ip || 'Unknown'}</dd>
-                  <dt>Signed in</dt>
-                  <dd>{formatDateTime(session.created)}</dd>
-                  <dt>Last active</dt>
-                  <dd>{formatDateTime(session.lastSeen)}</dd>
-                </dl>
+                <SessionFacts session={session} />
               </li>
             ))}
           </ul>

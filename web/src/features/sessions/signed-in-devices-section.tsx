@@ -2,11 +2,11 @@ import { useId, useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { TitledCard } from '../../components/ui/card';
-import { formatDateTime } from '../../lib/dates';
 import { errorMessage } from '../../lib/pb';
 import type { UserRecord } from '../../lib/session';
 import { describeUserAgent } from '../../lib/user-agent';
 import { useEndOtherSessions, useEndSession, useSessions, type DeviceSession } from './api';
+import { SessionFacts } from './session-facts-section';
 
 /** Settings → Signed-In Devices: every live session, with a way to end any but this one. */
 export function SignedInDevicesSection({ user }: { user: UserRecord }) {
@@ -79,14 +79,7 @@ export function SignedInDevicesSection({ user }: { user: UserRecord }) {
                       </span>
                     ) : null}
                   </p>
-                  <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5 text-sm text-slate-700 dark:text-slate-300">
-                    <dt>IP</dt>
-                    <dd className="wrap-anywhere">{session.ip || 'Unknown'}</dd>
-                    <dt>Signed in</dt>
-                    <dd>{formatDateTime(session.created)}</dd>
-                    <dt>Last active</dt>
-                    <dd>{formatDateTime(session.lastSeen)}</dd>
-                  </dl>
+                  <SessionFacts session={session} />
                 </div>
                 {session.current ? null : (
                   <Button
