@@ -115,7 +115,11 @@ ${blocks.join('\n')}
 
 export async function runCluster() {
   const database = await benchDatabase();
-  const env = { DATABASE_URL: database.url };
+  // Instances on one database share the signing secret (PostgreSQL needs it from the environment).
+  const env = {
+    DATABASE_URL: database.url,
+    TOKEN_SECRET: 'bench-only-token-secret-0123456789abcdef',
+  };
   const started = [];
   try {
     const a = await startGatehouse(env);
