@@ -1,5 +1,5 @@
 /* global console, process */
-// `npm start` runs this first: it builds the server and the web app only when a source changed
+// `npm start` runs this first (scripts/start.mjs): it builds the server and the web app only when a source changed
 // since the last successful build, so a restart takes well under a second. The stamp
 // (server/dist/.build-stamp) holds the newest modification time of the sources the last build
 // saw. No build yet (a fresh clone) always builds. `--force` builds anyway.
@@ -47,8 +47,10 @@ function staleReason() {
   return newest > built ? 'sources changed since the last build' : null;
 }
 
-const reason = staleReason();
-if (reason) {
+/** Builds when a source changed since the last build; exits the process when the build fails. */
+export function buildIfStale() {
+  const reason = staleReason();
+  if (!reason) return;
   // A deployment of the built files alone (no sources, or `npm ci --omit=dev`: no compiler) starts
   // what it has.
   const canBuild =
@@ -56,7 +58,7 @@ if (reason) {
     fs.existsSync(path.join(root, 'node_modules/typescript')) &&
     fs.existsSync(path.join(root, 'node_modules/vite'));
   if (!canBuild) {
-    if (OUTPUTS.every((file) => fs.existsSync(path.join(root, file)))) process.exit(0);
+    if (OUTPUTS.every((file) => fs.existsSync(path.join(root, file)))) return;
     console.error('Gatehouse is not built and cannot be built here: run `npm install` first.');
     process.exit(1);
   }
@@ -70,3 +72,6 @@ if (reason) {
   fs.writeFileSync(STAMP, `${newest}\n`);
   console.log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
+
+// Run on its own (`node scripts/build-if-stale.mjs [--force]`): only the check and the build.
+if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) buildIfStale();
