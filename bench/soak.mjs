@@ -194,7 +194,9 @@ export async function runSoak({ minutes = Number(process.env.SOAK_MINUTES ?? 10)
     const pending = new Set();
     while (Date.now() < end) {
       const minute = Math.floor((Date.now() - started) / 60_000);
-      perMinute[minute] ??= { latencies: [], errors: 0, byKind: {} };
+      // The server's RSS as each minute begins: growth that levels off is caches filling to their
+      // bounds; growth that goes on is a leak.
+      perMinute[minute] ??= { latencies: [], errors: 0, byKind: {}, rss: rssMiB(app.child.pid) };
       const bucket = perMinute[minute];
       const kind = choose();
       inFlight += 1;
@@ -226,12 +228,15 @@ export async function runSoak({ minutes = Number(process.env.SOAK_MINUTES ?? 10)
         `${m.errors}`,
         `${percentile(sorted, 50).toFixed(1)} ms`,
         `${percentile(sorted, 99).toFixed(1)} ms`,
+        `${m.rss.toFixed(1)} MiB`,
       ];
     });
     const totalErrors = perMinute.reduce((n, m) => n + m.errors, 0);
     const growth = (endRss - startRss) / startRss;
     console.log('');
-    console.log(table(rows, ['minute', 'requests', 'rate', 'errors', 'p50', 'p99']));
+    console.log(
+      table(rows, ['minute', 'requests', 'rate', 'errors', 'p50', 'p99', 'RSS at its start']),
+    );
     console.log('');
     console.log(
       `errors: ${totalErrors} (target 0: ${totalErrors === 0 ? 'met' : 'MISSED'})` +
@@ -250,6 +255,7 @@ export async function runSoak({ minutes = Number(process.env.SOAK_MINUTES ?? 10)
           errors: m.errors,
           p50Ms: Number(percentile(sorted, 50).toFixed(1)),
           p99Ms: Number(percentile(sorted, 99).toFixed(1)),
+          rssMiB: Number(m.rss.toFixed(1)),
         };
       }),
       errors: totalErrors,
