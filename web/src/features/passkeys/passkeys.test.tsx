@@ -307,6 +307,20 @@ describe('Settings → Passkeys', SLOW, () => {
     expect(within(card).getByRole('button', { name: 'Add a Passkey' })).toHaveFocus();
   });
 
+  it("the last way in stays: the server's refusal shows under the row, and the passkey is kept", async () => {
+    const lastWayIn =
+      'This is your only way to sign in. Set a password (Forgot password on the login screen) or connect another way first.';
+    const { card, user } = await openCard({
+      [LIST]: () => json(200, { items: [workLaptop] }),
+      'DELETE /api/gatehouse/passkeys/pk1': () =>
+        json(400, { data: {}, message: lastWayIn, status: 400 }),
+    });
+    await user.click(await within(card).findByRole('button', { name: 'Remove' }));
+    await user.click(within(card).getByRole('button', { name: 'Yes, Remove' }));
+    expect(await within(card).findByText(lastWayIn)).toBeInTheDocument();
+    expect(within(card).getByText('Work laptop')).toBeInTheDocument();
+  });
+
   it('says a browser without passkeys cannot add one', async () => {
     vi.stubGlobal('PublicKeyCredential', undefined);
     const { card } = await openCard({ [LIST]: () => json(200, { items: [] }) });
