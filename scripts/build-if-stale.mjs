@@ -1,6 +1,6 @@
 /* global console, process */
-// `npm start` runs this first (scripts/start.mjs): it builds the server and the web app only when a source changed
-// since the last successful build, so a restart takes well under a second. The stamp
+// `npm start` runs this first (scripts/start.mjs): it builds the server and the web app only when
+// a source changed since the last successful build, so a restart builds nothing. The stamp
 // (server/dist/.build-stamp) holds the newest modification time of the sources the last build
 // saw. No build yet (a fresh clone) always builds. `--force` builds anyway.
 import { spawnSync } from 'node:child_process';
