@@ -197,4 +197,3 @@ export async function signInWithProvider(
   );
   return done(user, { isNew: true });
 }
-
