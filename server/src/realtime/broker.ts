@@ -224,7 +224,20 @@ export class Broker {
    */
   private async recheck(userId: string, changed: boolean): Promise<void> {
     const user = await findUserById(this.ctx, userId);
-    if (changed && user && user.disabled !== 1) {
+    if (!user) {
+      // The account is gone. The database's own notice can arrive before the deletion's event:
+      // its streams hear `delete` for their record all the same, then end (as with that event,
+      // which then finds no stream left).
+      this.broadcastRecord({
+        type: 'record',
+        collection: 'users',
+        action: 'delete',
+        record: { id: userId },
+        userId,
+      });
+      return;
+    }
+    if (changed && user.disabled !== 1) {
       this.broadcastRecord({
         type: 'record',
         collection: 'users',
