@@ -7,6 +7,7 @@ import { ScreenHeading, textLink, usePageTitle } from '../../components/ui/scree
 import { useCurrentUser } from '../../lib/auth';
 import { adminErrorMessage, treeQueryOptions, type TreeNode } from './api';
 import { Badge, MemberBadges } from './member-badges';
+import { QueryStatus } from '../../components/ui/query-status';
 
 /** Rows rendered at a time under one member; "Show More" adds as many again. */
 const CHUNK = 100;
@@ -26,15 +27,11 @@ export function InviteTreeScreen() {
         title="Who Invited Whom"
         description="Each member with the people who signed up with their codes. The numbers count the people they invited and everyone in their branch. Expand a member to see their branch."
       >
-        {tree.isPending ? (
-          <p className="text-sm text-slate-700 dark:text-slate-300">Loading the tree...</p>
-        ) : null}
-        {tree.isError ? (
-          <p role="alert" className="text-sm text-red-800 dark:text-red-200">
-            We couldn&apos;t load the invite tree.{' '}
-            {adminErrorMessage(tree.error, 'Please try again later.')}
-          </p>
-        ) : null}
+        <QueryStatus
+          query={tree}
+          loading="Loading the tree..."
+          failed={`We couldn't load the invite tree. ${adminErrorMessage(tree.error, 'Please try again later.')}`}
+        />
         {tree.isSuccess ? (
           <ul aria-label="Invite tree" className="flex flex-col gap-1">
             <Branch viewer={viewer} node={tree.data} loaded={tree.data.children} startOpen />

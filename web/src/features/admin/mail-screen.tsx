@@ -17,6 +17,7 @@ import {
 } from './api';
 import { Badge } from './member-badges';
 import { Pager } from './pager';
+import { QueryStatus } from '../../components/ui/query-status';
 
 /**
  * Admin → Mail: the outbox's queued and failing mails (refreshed every few seconds), Retry Now,
@@ -89,15 +90,11 @@ export function MailScreen({ page, onPage }: { page: number; onPage: (page: numb
         title="Queued and Failing"
         description="Mail not delivered yet, soonest first. A failed mail is tried again later, waiting longer each time; Retry Now tries it at once."
       >
-        {outbox.isPending ? (
-          <p className="text-sm text-slate-700 dark:text-slate-300">Loading mail...</p>
-        ) : null}
-        {outbox.isError ? (
-          <p role="alert" className="text-sm text-red-800 dark:text-red-200">
-            We couldn&apos;t load the mail queue.{' '}
-            {adminErrorMessage(outbox.error, 'Please try again later.')}
-          </p>
-        ) : null}
+        <QueryStatus
+          query={outbox}
+          loading="Loading mail..."
+          failed={`We couldn't load the mail queue. ${adminErrorMessage(outbox.error, 'Please try again later.')}`}
+        />
         {outbox.isSuccess && outbox.data.items.length === 0 ? (
           <p className="text-slate-700 dark:text-slate-300">No mail is waiting. All sent.</p>
         ) : null}

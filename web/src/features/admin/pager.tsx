@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Button } from '../../components/ui/button';
+import { QueryStatus } from '../../components/ui/query-status';
 import { adminErrorMessage } from './api';
 
 /**
@@ -84,14 +85,11 @@ export function PagedResults<T>({
 }) {
   return (
     <>
-      {query.isPending ? (
-        <p className="text-sm text-slate-700 dark:text-slate-300">{loadingText}</p>
-      ) : null}
-      {query.isError ? (
-        <p role="alert" className="text-sm text-red-800 dark:text-red-200">
-          {failedText} {adminErrorMessage(query.error, 'Please try again later.')}
-        </p>
-      ) : null}
+      <QueryStatus
+        query={query}
+        loading={loadingText}
+        failed={`${failedText} ${adminErrorMessage(query.error, 'Please try again later.')}`}
+      />
       {query.isSuccess && query.data.items.length === 0 ? (
         <p className="text-slate-700 dark:text-slate-300">{emptyText}</p>
       ) : null}

@@ -18,6 +18,7 @@ import {
   useRenamePasskey,
   type Passkey,
 } from './api';
+import { QueryStatus } from '../../components/ui/query-status';
 
 type Message = { tone: 'info' | 'success' | 'error'; text: string } | null;
 
@@ -62,14 +63,11 @@ export function PasskeysSection({ user }: { user: UserRecord }) {
       <LiveMessage tone="success">{message?.tone === 'success' ? message.text : null}</LiveMessage>
       <LiveMessage tone="info">{message?.tone === 'info' ? message.text : null}</LiveMessage>
       <LiveMessage tone="error">{message?.tone === 'error' ? message.text : null}</LiveMessage>
-      {passkeys.isPending ? (
-        <p className="text-sm text-slate-700 dark:text-slate-300">Loading passkeys...</p>
-      ) : null}
-      {passkeys.isError ? (
-        <p role="alert" className="text-sm text-red-800 dark:text-red-200">
-          We couldn&apos;t load your passkeys. Please try again later.
-        </p>
-      ) : null}
+      <QueryStatus
+        query={passkeys}
+        loading="Loading passkeys..."
+        failed={"We couldn't load your passkeys. Please try again later."}
+      />
       {passkeys.isSuccess && passkeys.data.length === 0 ? (
         <p className="text-sm text-slate-700 dark:text-slate-300">You have no passkeys yet.</p>
       ) : null}

@@ -9,6 +9,7 @@ import { errorMessage } from '../../lib/pb';
 import type { UserRecord } from '../../lib/session';
 import { useConnectedProviders, useDisconnectProvider, useRefreshProviders } from './api';
 import { providerErrorMessage } from './provider-errors';
+import { QueryStatus } from '../../components/ui/query-status';
 
 /**
  * Settings → Connected Accounts (only when the server has providers): each provider with
@@ -68,14 +69,11 @@ function ConnectedAccounts({ user }: { user: UserRecord }) {
     >
       <LiveMessage tone="success">{notice}</LiveMessage>
       <LiveMessage tone="error">{error}</LiveMessage>
-      {connected.isPending ? (
-        <p className="text-sm text-slate-700 dark:text-slate-300">Loading connected accounts...</p>
-      ) : null}
-      {connected.isError ? (
-        <p role="alert" className="text-sm text-red-800 dark:text-red-200">
-          We couldn&apos;t load your connected accounts. Please try again later.
-        </p>
-      ) : null}
+      <QueryStatus
+        query={connected}
+        loading="Loading connected accounts..."
+        failed={"We couldn't load your connected accounts. Please try again later."}
+      />
       {connected.isSuccess ? (
         <ul className="flex flex-col gap-2" aria-label="Sign-in providers">
           {providers.map((p) => {

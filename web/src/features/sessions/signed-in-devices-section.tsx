@@ -7,6 +7,7 @@ import type { UserRecord } from '../../lib/session';
 import { describeUserAgent } from '../../lib/user-agent';
 import { useEndOtherSessions, useEndSession, useSessions, type DeviceSession } from './api';
 import { SessionFacts } from './session-facts-section';
+import { QueryStatus } from '../../components/ui/query-status';
 
 /** Settings → Signed-In Devices: every live session, with a way to end any but this one. */
 export function SignedInDevicesSection({ user }: { user: UserRecord }) {
@@ -50,14 +51,11 @@ export function SignedInDevicesSection({ user }: { user: UserRecord }) {
     >
       <LiveMessage tone="success">{notice}</LiveMessage>
       <LiveMessage tone="error">{error}</LiveMessage>
-      {sessions.isPending ? (
-        <p className="text-sm text-slate-700 dark:text-slate-300">Loading devices...</p>
-      ) : null}
-      {sessions.isError ? (
-        <p role="alert" className="text-sm text-red-800 dark:text-red-200">
-          We couldn&apos;t load your devices. Please try again later.
-        </p>
-      ) : null}
+      <QueryStatus
+        query={sessions}
+        loading="Loading devices..."
+        failed={"We couldn't load your devices. Please try again later."}
+      />
       {sessions.isSuccess ? (
         <ul className="flex flex-col gap-2" aria-label="Your signed-in devices">
           {sessions.data.map((session) => {
