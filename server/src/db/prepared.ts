@@ -65,8 +65,8 @@ type Read<Row> = (arg: string) => readonly Row[] | Promise<readonly Row[]>;
  * PostgreSQL: what another instance (or the CLI) commits reaches this one as an event on the
  * channel between instances (core/events.ts; database triggers send them), and `forget` drops the
  * entries it names within milliseconds. Whatever happens to the channel, no entry is served
- * older than `maxAgeMs()` (a second: the staleness bound, docs/decisions/0039). Any write by this process drops everything,
- * as on SQLite, so a handler never reads its own write stale.
+ * older than `maxAgeMs()` (a second: the staleness bound, docs/decisions/0039). Any write by this
+ * process drops everything, as on SQLite, so a handler never reads its own write stale.
  */
 class SharedCache<Row> {
   private readonly entries = new Map<string, { rows: readonly Row[]; at: number }>();
@@ -118,14 +118,20 @@ class SharedCache<Row> {
   }
 }
 
+/** Compiles the query once with a placeholder argument; `bind` puts the real one in its place. */
+function compileOnce<Row>(build: (arg: string) => Compilable<Row>) {
+  const slot = '\u0000arg';
+  const compiled = build(slot).compile();
+  const bind = (arg: string) => compiled.parameters.map((p) => (p === slot ? arg : p));
+  return { compiled, bind };
+}
+
 function prepareShared<Row>(
   { db }: DatabaseHandle,
   cache: SharedCache<Row> | undefined,
   build: (arg: string) => Compilable<Row>,
 ): Read<Row> {
-  const slot = '\u0000arg';
-  const compiled = build(slot).compile();
-  const bind = (arg: string) => compiled.parameters.map((p) => (p === slot ? arg : p));
+  const { compiled, bind } = compileOnce(build);
   const read = async (arg: string) =>
     (await db.executeQuery<Row>({ ...compiled, parameters: bind(arg) })).rows;
   if (!cache) return read;
@@ -147,9 +153,7 @@ function prepare<Row>(
 ): Read<Row> {
   const { reader } = handle;
   if (!reader || !watch) return prepareShared(handle, shared, build);
-  const slot = '\u0000arg';
-  const compiled = build(slot).compile();
-  const bind = (arg: string) => compiled.parameters.map((p) => (p === slot ? arg : p));
+  const { compiled, bind } = compileOnce(build);
   const statement = reader.prepare(compiled.sql);
   const cache = new Map<string, readonly Row[]>();
   let generation = watch.generation;

@@ -251,7 +251,7 @@ export class Broker {
       let answer = alive.get(sessionId);
       if (!answer) {
         answer = liveSession(this.ctx, sessionId).then(
-          (session) => !!user && user.disabled !== 1 && session?.user_id === userId,
+          (session) => user.disabled !== 1 && session?.user_id === userId,
         );
         alive.set(sessionId, answer);
       }
