@@ -14,7 +14,7 @@ const OUTPUTS = ['server/dist/main.js', 'web/dist/index.html'];
 const INPUTS = [
   'server/src',
   'server/tsconfig.json',
-  'server/tsconfig.build.json',
+  'scripts/build-server.mjs',
   'web/src',
   'web/public',
   'web/index.html',
@@ -55,7 +55,7 @@ export function buildIfStale() {
   // what it has.
   const canBuild =
     fs.existsSync(path.join(root, 'server/src')) &&
-    fs.existsSync(path.join(root, 'node_modules/typescript')) &&
+    fs.existsSync(path.join(root, 'node_modules/esbuild')) &&
     fs.existsSync(path.join(root, 'node_modules/vite'));
   if (!canBuild) {
     if (OUTPUTS.every((file) => fs.existsSync(path.join(root, file)))) return;

@@ -1,0 +1,40 @@
+// `npm run build:server`: the server as one ES module, server/dist/main.js (with its source map),
+// so a start loads one file instead of several hundred (docs/decisions/0042). Types are checked by
+// `npm run typecheck`, not here. Left outside the bundle: the native SQLite and Argon2 bindings,
+// and the packages loaded on first use (docs/decisions/0041), which stay in node_modules.
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dist = path.join(root, 'server/dist');
+
+/** Imported as packages at run time; every one must be in package.json's "dependencies". */
+export const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', '@simplewebauthn/server'];
+
+// A stamp written by build-if-stale.mjs is kept; older outputs (one file per module) are not.
+for (const name of fs.existsSync(dist) ? fs.readdirSync(dist) : []) {
+  if (name !== '.build-stamp') fs.rmSync(path.join(dist, name), { recursive: true, force: true });
+}
+
+await build({
+  entryPoints: [path.join(root, 'server/src/main.ts')],
+  outfile: path.join(dist, 'main.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: EXTERNAL,
+  // The CommonJS packages inside the bundle call require() for Node's own modules, and
+  // tools/lazy-require.ts loads the first-use packages by name.
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
+  // Smaller to parse at every start; names and stack traces stay readable (keepNames, the map).
+  minifyWhitespace: true,
+  minifySyntax: true,
+  keepNames: true,
+  sourcemap: true,
+  sourcesContent: false,
+  logLevel: 'warning',
+});
