@@ -29,6 +29,8 @@ function summary(result) {
 }
 
 const ROUNDS = 3;
+/** With sessions checked on every request (the spec asked 0.5 before sessions existed). */
+const RATIO_TARGET = 0.6;
 
 export async function runLoad({ duration = 6, connections = 50 } = {}) {
   const app = await startGatehouse();
@@ -106,7 +108,7 @@ export async function runLoad({ duration = 6, connections = 50 } = {}) {
       healthDuringStorm: health,
       stormDuringHealth: storm,
       targets: {
-        ratio: { target: '>= 0.5', met: ratio >= 0.5 },
+        ratio: { target: `>= ${RATIO_TARGET}`, met: ratio >= RATIO_TARGET },
         healthP99Ms: { target: '<= 20', met: health.latencyMs.p99 <= 20 },
       },
     };
@@ -144,7 +146,7 @@ export async function runLoad({ duration = 6, connections = 50 } = {}) {
             'ratio invite-codes / hello-world',
             `${ratio.toFixed(2)} (median)`,
             `rounds ${ratios.map((r) => r.toFixed(2)).join(', ')}`,
-            `target >= 0.5: ${ratio >= 0.5 ? 'met' : 'MISSED'}`,
+            `target >= ${RATIO_TARGET}: ${ratio >= RATIO_TARGET ? 'met' : 'MISSED'}`,
           ],
           [
             'logins (auth-with-password)',

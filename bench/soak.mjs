@@ -1,8 +1,9 @@
 /* global console, process, setTimeout, URL, Buffer, performance */
 // The soak: the mixed traffic of a real community at about 70 % of the capacity measured on the
 // same mix, for SOAK_MINUTES (default 10). Prints errors (target 0), p99 per minute, and the
-// server's RSS at the start and the end (target: growth <= 10 %). One server in a child process
-// (SQLite, or the empty PostgreSQL database of BENCH_DATABASE_URL), limits off.
+// server's RSS at rest after a warm-up minute and after the soak (target: growth <= 10 %). One
+// server in a child process (SQLite, or the empty PostgreSQL database of BENCH_DATABASE_URL),
+// limits off.
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -10,6 +11,9 @@ import { api, startGatehouse, table } from './lib.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const MEMBERS = 30;
+/** Load before the start's reading, and quiet before each reading of the RSS. */
+const WARMUP_S = Number(process.env.SOAK_WARMUP_S ?? 60);
+const SETTLE_MS = 10_000;
 
 /** What a community does, by weight: mostly reading, some signing in, a few joining. */
 const MIX = [
@@ -184,40 +188,60 @@ export async function runSoak({ minutes = Number(process.env.SOAK_MINUTES ?? 10)
       `Capacity ${capacity.toFixed(0)} mixes/s; soaking at ${rate}/s (70 %) for ${minutes} min...`,
     );
 
-    const startRss = rssMiB(app.child.pid);
+    /** `rate` mixes a second until `endAt`; each answer goes to `onAnswer(kind, res)`. */
+    const paced = async (endAt, onAnswer) => {
+      let inFlight = 0;
+      let next = performance.now();
+      const pending = new Set();
+      while (Date.now() < endAt) {
+        const kind = choose();
+        inFlight += 1;
+        const p = kinds[kind]().then((res) => {
+          inFlight -= 1;
+          onAnswer(kind, res);
+          pending.delete(p);
+        });
+        pending.add(p);
+        next += 1000 / rate;
+        const wait = next - performance.now();
+        if (wait > 1) await sleep(wait);
+        if (inFlight > 2000) await sleep(10);
+      }
+      await Promise.all(pending);
+    };
+    // The server's RSS at rest: traffic stopped and SETTLE_MS of quiet, so that both readings
+    // are taken in the same state (mid-traffic, the collector's timing and the password hashes
+    // under way move the RSS by up to 100 MiB from one second to the next).
+    const restingRss = async () => {
+      await sleep(SETTLE_MS);
+      return rssMiB(app.child.pid);
+    };
+
+    // A warm-up minute at the soak's rate first: the start is measured with the caches, the
+    // database's pages and the collector's heap at their working size, not after 15 s of load.
+    console.log(`Warming up at ${rate}/s for ${WARMUP_S} s...`);
+    let warmupErrors = 0;
+    await paced(Date.now() + WARMUP_S * 1000, (_kind, res) => {
+      if (res.status < 200 || res.status >= 300) warmupErrors += 1;
+    });
+    const startRss = await restingRss();
     const perMinute = [];
     const errors = [];
     const started = Date.now();
-    const end = started + minutes * 60_000;
-    let inFlight = 0;
-    let next = performance.now();
-    const pending = new Set();
-    while (Date.now() < end) {
-      const minute = Math.floor((Date.now() - started) / 60_000);
-      // The server's RSS as each minute begins: growth that levels off is caches filling to their
-      // bounds; growth that goes on is a leak.
+    await paced(started + minutes * 60_000, (kind, res) => {
+      const minute = Math.min(minutes - 1, Math.floor((Date.now() - started) / 60_000));
+      // The server's RSS as each minute's first answer arrives, mid-traffic: growth that levels
+      // off is caches filling to their bounds; growth that goes on is a leak.
       perMinute[minute] ??= { latencies: [], errors: 0, byKind: {}, rss: rssMiB(app.child.pid) };
       const bucket = perMinute[minute];
-      const kind = choose();
-      inFlight += 1;
-      const p = kinds[kind]().then((res) => {
-        inFlight -= 1;
-        bucket.latencies.push(res.ms);
-        bucket.byKind[kind] = (bucket.byKind[kind] ?? 0) + 1;
-        if (res.status < 200 || res.status >= 300) {
-          bucket.errors += 1;
-          if (errors.length < 10) errors.push(`${kind}: ${res.status} ${res.text.slice(0, 120)}`);
-        }
-        pending.delete(p);
-      });
-      pending.add(p);
-      next += 1000 / rate;
-      const wait = next - performance.now();
-      if (wait > 1) await sleep(wait);
-      if (inFlight > 2000) await sleep(10);
-    }
-    await Promise.all(pending);
-    const endRss = rssMiB(app.child.pid);
+      bucket.latencies.push(res.ms);
+      bucket.byKind[kind] = (bucket.byKind[kind] ?? 0) + 1;
+      if (res.status < 200 || res.status >= 300) {
+        bucket.errors += 1;
+        if (errors.length < 10) errors.push(`${kind}: ${res.status} ${res.text.slice(0, 120)}`);
+      }
+    });
+    const endRss = await restingRss();
 
     const rows = perMinute.map((m, i) => {
       const sorted = [...m.latencies].sort((a, b) => a - b);
@@ -231,11 +255,11 @@ export async function runSoak({ minutes = Number(process.env.SOAK_MINUTES ?? 10)
         `${m.rss.toFixed(1)} MiB`,
       ];
     });
-    const totalErrors = perMinute.reduce((n, m) => n + m.errors, 0);
+    const totalErrors = perMinute.reduce((n, m) => n + m.errors, 0) + warmupErrors;
     const growth = (endRss - startRss) / startRss;
     console.log('');
     console.log(
-      table(rows, ['minute', 'requests', 'rate', 'errors', 'p50', 'p99', 'RSS at its start']),
+      table(rows, ['minute', 'requests', 'rate', 'errors', 'p50', 'p99', 'RSS under load']),
     );
     console.log('');
     console.log(
@@ -243,11 +267,19 @@ export async function runSoak({ minutes = Number(process.env.SOAK_MINUTES ?? 10)
         (errors.length ? `\n  first: ${errors.join('\n  ')}` : ''),
     );
     console.log(
-      `RSS: ${startRss.toFixed(1)} MiB at the start, ${endRss.toFixed(1)} MiB at the end ` +
+      `RSS at rest: ${startRss.toFixed(1)} MiB after the warm-up, ${endRss.toFixed(1)} MiB after the soak ` +
         `(${(growth * 100).toFixed(1)} %; target <= 10 %: ${growth <= 0.1 ? 'met' : 'MISSED'})`,
     );
     return {
-      settings: { minutes, rate, capacity: Math.round(capacity), mix: Object.fromEntries(MIX) },
+      settings: {
+        minutes,
+        warmupSeconds: WARMUP_S,
+        settleMs: SETTLE_MS,
+        rate,
+        capacity: Math.round(capacity),
+        mix: Object.fromEntries(MIX),
+      },
+      warmupErrors,
       minutes: perMinute.map((m) => {
         const sorted = [...m.latencies].sort((a, b) => a - b);
         return {
