@@ -67,6 +67,14 @@ export function stop(child) {
 }
 
 /**
+ * Node's own flags for the measured server, from BENCH_NODE_ARGS: `--cpu-prof --cpu-prof-dir=DIR`
+ * profiles it under the benchmark's load (Node refuses those in NODE_OPTIONS).
+ */
+function nodeArgs() {
+  return (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+}
+
+/**
  * Starts `node server/dist/main.js` on a free port with a fresh SQLite DATA_DIR (or the empty
  * PostgreSQL database of BENCH_DATABASE_URL), limits off,
  * warn-level JSON logs and mail printed to its console (whose `mail printed` lines `mailLink` reads).
@@ -75,7 +83,7 @@ export async function startGatehouse(extraEnv = {}, { restart = false } = {}) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-bench-'));
-  const child = spawn(process.execPath, ['server/dist/main.js'], {
+  const child = spawn(process.execPath, [...nodeArgs(), 'server/dist/main.js'], {
     cwd: root,
     env: {
       ...process.env,
@@ -183,7 +191,7 @@ export async function startHello() {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const [, port] = await waitForOutput(child, /ready (\d+)/, 'The hello-world server');
-  return { url: `http://127.0.0.1:${port}`, close: () => stop(child) };
+  return { url: `http://127.0.0.1:${port}`, child, close: () => stop(child) };
 }
 
 export function machine() {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { inviteCodeSource, signUpUnverified, signUpVerified, type Member } from './support/api';
 import { e2eEnv } from './support/env';
-import { fillLogin } from './support/ui';
+import { control, fillLogin, logInThroughUi } from './support/ui';
 
 /**
  * Writes docs/screens/<screen>-<width>-<scheme>.png: every screen at 1280×800 and 360×740, light
@@ -108,4 +108,41 @@ test('every screen, at both widths, light and dark', async ({ page, context }) =
   await page.goto('/confirm-email-change?token=not-a-real-token');
   await expect(heading('Confirm New Email')).toBeVisible();
   await shoot(page, 'confirm-new-email');
+});
+
+test("the operator console's screens, at both widths, light and dark", async ({ page }) => {
+  test.setTimeout(300_000);
+  const initial: Member = server.initial!;
+  const spareCode = inviteCodeSource(ORIGIN, initial);
+  const member = await signUpVerified(ORIGIN, await spareCode(), 'console');
+  await logInThroughUi(page, initial.email, initial.password);
+  await control(page, 'Admin').click();
+  const heading = (name: string) => page.getByRole('heading', { level: 1, name });
+  await expect(heading('Members')).toBeVisible();
+  await expect(page.getByText(/^Loading/)).toHaveCount(0);
+  await shoot(page, 'admin-members');
+
+  await page.getByLabel('Search by email', { exact: true }).fill(member.email);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page
+    .getByRole('list', { name: 'Members' })
+    .getByRole('link', { name: member.email })
+    .click();
+  await expect(heading(member.email)).toBeVisible();
+  await expect(page.getByText(/^Loading/)).toHaveCount(0);
+  await shoot(page, 'admin-member');
+
+  for (const [name, screen] of [
+    ['Invite Tree', 'admin-invite-tree'],
+    ['Mail', 'admin-mail'],
+    ['Security Log', 'admin-security-log'],
+  ] as const) {
+    await page
+      .getByRole('navigation', { name: 'Operator console' })
+      .getByRole('link', { name })
+      .click();
+    await expect(heading(name)).toBeVisible();
+    await expect(page.getByText(/^Loading/)).toHaveCount(0);
+    await shoot(page, screen);
+  }
 });

@@ -38,13 +38,27 @@ export async function openSession(
 /** The session, when it exists and has not reached its absolute end. */
 export async function liveSession(ctx: AppContext, id: string): Promise<Session | undefined> {
   const session = await ctx.queries.sessionById(id);
-  if (!session || session.expires <= nowString()) return undefined;
+  if (!session || endMs(session) <= Date.now()) return undefined;
   return session;
+}
+
+/**
+ * A session row's end in epoch ms, parsed once per row object: on every authenticated request the
+ * row comes from the read cache, and formatting "now" to compare strings cost more than the read.
+ */
+const ends = new WeakMap<Session, number>();
+function endMs(session: Session): number {
+  let end = ends.get(session);
+  if (end === undefined) {
+    end = Date.parse(session.expires.replace(' ', 'T'));
+    ends.set(session, end);
+  }
+  return end;
 }
 
 /** Unix seconds of the session's absolute end (auth tokens never outlive it). */
 export function sessionEnd(session: Session): number {
-  return Math.floor(Date.parse(session.expires.replace(' ', 'T')) / 1000);
+  return Math.floor(endMs(session) / 1000);
 }
 
 /** Moves the session's `last seen` (auth-refresh), keeping where it was used from current. */
