@@ -1,5 +1,6 @@
 // `npm run build:server`: the server as one ES module, server/dist/main.js (with its source map),
-// so a start loads one file instead of several hundred (docs/decisions/0042). Types are checked by
+// so a start loads one file instead of several hundred (docs/decisions/0042), and the operator
+// CLI likewise, server/dist/cli.js, for installs without the development tools (scripts/cli.mjs). Types are checked by
 // `npm run typecheck`, not here. Left outside the bundle: the native SQLite and Argon2 bindings,
 // and the packages loaded on first use (docs/decisions/0041), which stay in node_modules.
 import fs from 'node:fs';
@@ -18,8 +19,8 @@ for (const name of fs.existsSync(dist) ? fs.readdirSync(dist) : []) {
 }
 
 await build({
-  entryPoints: [path.join(root, 'server/src/main.ts')],
-  outfile: path.join(dist, 'main.js'),
+  entryPoints: [path.join(root, 'server/src/main.ts'), path.join(root, 'server/src/cli.ts')],
+  outdir: dist,
   bundle: true,
   platform: 'node',
   format: 'esm',

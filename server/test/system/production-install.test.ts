@@ -63,7 +63,7 @@ describe.skipIf(!existsSync(path.join(DIST, 'main.js')))('installing for product
   });
 
   // Slow system test (1–3 minutes): a real `npm ci` from the registry (or npm's cache).
-  it('slow system test: `npm ci --omit=dev` on the built files, then `npm start` answers /api/health', async () => {
+  it('slow system test: `npm ci --omit=dev` on the built files, then `npm start` answers /api/health and `npm run cli` works', async () => {
     const app = path.join(temp, 'app');
     for (const part of [
       'server/dist',
@@ -83,16 +83,15 @@ describe.skipIf(!existsSync(path.join(DIST, 'main.js')))('installing for product
     expect(existsSync(path.join(app, 'node_modules', 'vite'))).toBe(false);
 
     const port = await freePort();
+    const env = {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: path.join(temp, 'data'),
+      ENV_FILE: '',
+    };
     const child = spawn('npm', ['start'], {
       cwd: app,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '/tmp',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: path.join(temp, 'data'),
-        ENV_FILE: '',
-      },
+      env: { ...env, PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -114,6 +113,13 @@ describe.skipIf(!existsSync(path.join(DIST, 'main.js')))('installing for product
       const page = await request(`http://127.0.0.1:${port}`, 'GET', '/');
       expect(page.status).toBe(200);
       expect(output).not.toContain('Building');
+
+      // The operator's CLI works there too (no tsx, no sources): the bundle in server/dist.
+      const link = await run('npm', ['run', '--silent', 'cli', '--', 'initial-invite'], {
+        cwd: app,
+        env: { ...env, PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
+      });
+      expect(link.stdout).toMatch(/^http:\/\/localhost:\d+\/signup\?code=[0-9A-Z-]+\n$/);
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
