@@ -1,4 +1,4 @@
-/* global process, fetch, setTimeout, clearTimeout, URL */
+/* global process, fetch, setTimeout, clearTimeout, URL, WebSocket */
 // Shared by the load and page benchmarks: the real built server in a child process.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -75,15 +75,43 @@ function nodeArgs() {
 }
 
 /**
+ * A full garbage collection in a server started with `--inspect=127.0.0.1:0` (its `output` names
+ * the inspector's address), through the DevTools protocol: what remains is what the server holds.
+ * Needs a WebSocket client: Node 20 has one with --experimental-websocket (`npm run bench` sets it).
+ */
+export async function collectGarbage(output) {
+  const address = /Debugger listening on (ws:\/\/\S+)/.exec(output)?.[1];
+  if (!address) throw new Error('The server was not started with --inspect.');
+  const socket = new WebSocket(address);
+  await new Promise((resolve, reject) => {
+    socket.onopen = resolve;
+    socket.onerror = () => reject(new Error(`No inspector at ${address}`));
+  });
+  try {
+    await new Promise((resolve, reject) => {
+      socket.onmessage = (event) => {
+        const message = JSON.parse(String(event.data));
+        if (message.id !== 1) return;
+        if (message.error) reject(new Error(message.error.message));
+        else resolve();
+      };
+      socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
+    });
+  } finally {
+    socket.close();
+  }
+}
+
+/**
  * Starts `node server/dist/main.js` on a free port with a fresh SQLite DATA_DIR (or the empty
  * PostgreSQL database of BENCH_DATABASE_URL), limits off,
  * warn-level JSON logs and mail printed to its console (whose `mail printed` lines `mailLink` reads).
  */
-export async function startGatehouse(extraEnv = {}, { restart = false } = {}) {
+export async function startGatehouse(extraEnv = {}, { restart = false, flags = [] } = {}) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-bench-'));
-  const child = spawn(process.execPath, [...nodeArgs(), 'server/dist/main.js'], {
+  const child = spawn(process.execPath, [...nodeArgs(), ...flags, 'server/dist/main.js'], {
     cwd: root,
     env: {
       ...process.env,

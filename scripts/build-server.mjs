@@ -1,8 +1,9 @@
 // `npm run build:server`: the server as one ES module, server/dist/main.js (with its source map),
 // so a start loads one file instead of several hundred (docs/decisions/0042), and the operator
-// CLI likewise, server/dist/cli.js, for installs without the development tools (scripts/cli.mjs). Types are checked by
-// `npm run typecheck`, not here. Left outside the bundle: the native SQLite and Argon2 bindings,
-// and the packages loaded on first use (docs/decisions/0041), which stay in node_modules.
+// CLI likewise, server/dist/cli.js, for installs without the development tools (scripts/cli.mjs).
+// Types are checked by `npm run typecheck`, not here. Left outside the bundle: the native SQLite
+// and Argon2 bindings, and the packages loaded on first use (docs/decisions/0041), which stay in
+// node_modules.
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -11,7 +12,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'server/dist');
 
 /** Imported as packages at run time; every one must be in package.json's "dependencies". */
-export const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', '@simplewebauthn/server'];
+const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', '@simplewebauthn/server'];
 
 // A stamp written by build-if-stale.mjs is kept; older outputs (one file per module) are not.
 for (const name of fs.existsSync(dist) ? fs.readdirSync(dist) : []) {

@@ -84,6 +84,8 @@ describe.skipIf(!existsSync(path.join(DIST, 'main.js')))('installing for product
 
     const port = await freePort();
     const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: path.join(temp, 'data'),
@@ -91,7 +93,7 @@ describe.skipIf(!existsSync(path.join(DIST, 'main.js')))('installing for product
     };
     const child = spawn('npm', ['start'], {
       cwd: app,
-      env: { ...env, PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -117,7 +119,7 @@ describe.skipIf(!existsSync(path.join(DIST, 'main.js')))('installing for product
       // The operator's CLI works there too (no tsx, no sources): the bundle in server/dist.
       const link = await run('npm', ['run', '--silent', 'cli', '--', 'initial-invite'], {
         cwd: app,
-        env: { ...env, PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
+        env,
       });
       expect(link.stdout).toMatch(/^http:\/\/localhost:\d+\/signup\?code=[0-9A-Z-]+\n$/);
     } finally {
