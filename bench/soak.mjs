@@ -195,14 +195,11 @@ export async function runSoak({ minutes = Number(process.env.SOAK_MINUTES ?? 10)
 
     /** `rate` mixes a second until `endAt`; each answer goes to `onAnswer(kind, res)`. */
     const paced = async (endAt, onAnswer) => {
-      let inFlight = 0;
       let next = performance.now();
       const pending = new Set();
       while (Date.now() < endAt) {
         const kind = choose();
-        inFlight += 1;
         const p = kinds[kind]().then((res) => {
-          inFlight -= 1;
           onAnswer(kind, res);
           pending.delete(p);
         });
@@ -210,7 +207,7 @@ export async function runSoak({ minutes = Number(process.env.SOAK_MINUTES ?? 10)
         next += 1000 / rate;
         const wait = next - performance.now();
         if (wait > 1) await sleep(wait);
-        if (inFlight > 2000) await sleep(10);
+        if (pending.size > 2000) await sleep(10);
       }
       await Promise.all(pending);
     };

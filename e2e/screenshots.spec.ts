@@ -117,9 +117,12 @@ test("the operator console's screens, at both widths, light and dark", async ({ 
   const member = await signUpVerified(ORIGIN, await spareCode(), 'console');
   await logInThroughUi(page, initial.email, initial.password);
   await control(page, 'Admin').click();
-  const heading = (name: string) => page.getByRole('heading', { level: 1, name });
-  await expect(heading('Members')).toBeVisible();
-  await expect(page.getByText(/^Loading/)).toHaveCount(0);
+  /** The screen titled `name` is shown with its data loaded. */
+  const loaded = async (name: string) => {
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    await expect(page.getByText(/^Loading/)).toHaveCount(0);
+  };
+  await loaded('Members');
   await shoot(page, 'admin-members');
 
   await page.getByLabel('Search by email', { exact: true }).fill(member.email);
@@ -128,8 +131,7 @@ test("the operator console's screens, at both widths, light and dark", async ({ 
     .getByRole('list', { name: 'Members' })
     .getByRole('link', { name: member.email })
     .click();
-  await expect(heading(member.email)).toBeVisible();
-  await expect(page.getByText(/^Loading/)).toHaveCount(0);
+  await loaded(member.email);
   await shoot(page, 'admin-member');
 
   for (const [name, screen] of [
@@ -141,8 +143,7 @@ test("the operator console's screens, at both widths, light and dark", async ({ 
       .getByRole('navigation', { name: 'Operator console' })
       .getByRole('link', { name })
       .click();
-    await expect(heading(name)).toBeVisible();
-    await expect(page.getByText(/^Loading/)).toHaveCount(0);
+    await loaded(name);
     await shoot(page, screen);
   }
 });
