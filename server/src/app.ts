@@ -9,6 +9,7 @@ import { clientNetwork, type Limit } from './core/rate-limit.js';
 import { isJsonContentType } from './http/body.js';
 import { envelope, HttpError, LOADING_FAILED, replyWithError } from './http/envelope.js';
 import type { WebApp } from './http/web-app.js';
+import { lazyChild } from './logger.js';
 import { inviteRoutes } from './invites/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { auditRoutes } from './audit/routes.js';
@@ -45,6 +46,7 @@ export function buildApp(
 ) {
   const app = Fastify({
     loggerInstance: log,
+    childLoggerFactory: (parent, bindings, options) => lazyChild(parent as Logger, bindings, options),
     // One line per request, written by the onResponse hook below (with secrets redacted).
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: proxyTrust(ctx.config.trustProxy),

@@ -88,3 +88,79 @@ export function prettyLine(line: string): string {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const quote = (s: string) => (/^[^\s"=]+$/.test(s) ? s : JSON.stringify(s));
+
+/**
+ * A request's logger, made on first use. Fastify gives every request a child logger bound to its
+ * id, and a pino child with redaction costs about a microsecond to make: on the hot path most
+ * requests log nothing, so the real child is made only when a line is written.
+ */
+export function lazyChild(
+  parent: Logger,
+  bindings: pino.Bindings,
+  options: pino.ChildLoggerOptions,
+): Logger {
+  // A route's own level or serializers: made at once, so the level checks below stay the parent's.
+  if (Object.keys(options).length > 0) return parent.child(bindings, options);
+  return new LazyChild(parent, bindings) as unknown as Logger;
+}
+
+type LogMethod = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+
+class LazyChild {
+  private made: Logger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly childBindings: pino.Bindings,
+  ) {}
+
+  private get real(): Logger {
+    return (this.made ??= this.parent.child(this.childBindings));
+  }
+
+  get level(): string {
+    return this.made?.level ?? this.parent.level;
+  }
+
+  set level(level: string) {
+    this.real.level = level;
+  }
+
+  isLevelEnabled(level: string): boolean {
+    return this.made ? this.made.isLevelEnabled(level) : this.parent.isLevelEnabled(level);
+  }
+
+  bindings(): pino.Bindings {
+    return this.made ? this.made.bindings() : { ...this.parent.bindings(), ...this.childBindings };
+  }
+
+  child(bindings: pino.Bindings, options?: pino.ChildLoggerOptions): Logger {
+    return this.real.child(bindings, options);
+  }
+
+  trace(...args: Parameters<Logger['trace']>): void {
+    this.write('trace', args);
+  }
+  debug(...args: Parameters<Logger['debug']>): void {
+    this.write('debug', args);
+  }
+  info(...args: Parameters<Logger['info']>): void {
+    this.write('info', args);
+  }
+  warn(...args: Parameters<Logger['warn']>): void {
+    this.write('warn', args);
+  }
+  error(...args: Parameters<Logger['error']>): void {
+    this.write('error', args);
+  }
+  fatal(...args: Parameters<Logger['fatal']>): void {
+    this.write('fatal', args);
+  }
+  silent(): void {}
+
+  private write(level: LogMethod, args: Parameters<Logger['info']>): void {
+    // A line below the level is dropped without making the child.
+    if (!this.made && !this.isLevelEnabled(level)) return;
+    (this.real[level] as (...a: unknown[]) => void)(...args);
+  }
+}

@@ -72,6 +72,10 @@ describe('log lines', () => {
     const requests = lines.filter((l) => l.msg === 'request');
     expect(requests.map((l) => l.url)).toContain(PATHS.health);
     expect(requests.every((l) => String(l.url).startsWith('/api/'))).toBe(true);
+    // Each names its request (the request's logger is made on its first line).
+    const ids = requests.map((l) => l.reqId);
+    expect(ids.every((id) => typeof id === 'string' && id !== '')).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
   }, 60_000);
 
   it('LOG_FORMAT=pretty: one readable line per event; page files at debug; a retry names the mail', async () => {
