@@ -55,6 +55,8 @@ export function buildApp(
     // While closing, requests still arriving on open connections get our 503 envelope (below).
     return503OnClosing: false,
   });
+  // Each request's auth, loaded once (http/auth.ts): a declared slot keeps request objects alike.
+  app.decorateRequest('authLoaded', null);
   let closing = false;
   // Every connection, to cut those still open CLOSE_GRACE_MS after closing began: Node closes idle
   // keep-alive connections by itself, but not one its client left half-closed (a realtime client

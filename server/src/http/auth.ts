@@ -4,7 +4,12 @@ import { UnauthenticatedError } from '../core/errors.js';
 import { findAuthByToken, type Auth } from '../core/users.js';
 import type { User } from '../db/schema.js';
 
-const loaded = new WeakMap<FastifyRequest, Promise<Auth | undefined>>();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request's auth once asked for (requestAuth); app.ts gives every request the slot. */
+    authLoaded: Promise<Auth | undefined> | null;
+  }
+}
 
 /** The token from `Authorization: <token>` or `Authorization: Bearer <token>`. */
 export function bearerToken(request: FastifyRequest): string {
@@ -17,12 +22,7 @@ export function bearerToken(request: FastifyRequest): string {
  * request by itself: the request is simply a guest's. Loaded once per request.
  */
 export function requestAuth(ctx: AppContext, request: FastifyRequest): Promise<Auth | undefined> {
-  let auth = loaded.get(request);
-  if (!auth) {
-    auth = findAuthByToken(ctx, bearerToken(request));
-    loaded.set(request, auth);
-  }
-  return auth;
+  return (request.authLoaded ??= findAuthByToken(ctx, bearerToken(request)));
 }
 
 /** The signed-in user, or undefined for a guest. */
