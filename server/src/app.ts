@@ -169,17 +169,20 @@ export function buildApp(
   return app;
 }
 
+/** A NUL character in a URL, sent raw or percent-encoded. */
+function hasNul(url: string): boolean {
+  return url.includes('\u0000') || url.includes('%00');
+}
+
 /**
  * Whether the /api rules (limit, no-store, JSON 404) apply: decided by the route Fastify matched,
  * which it finds after decoding the path (`/%61pi/health` is /api/health), and for requests that
  * match no route by the decoded path, so no spelling of a path escapes them.
  */
-/** A NUL character in a URL, sent raw or percent-encoded. */
-function hasNul(url: string): boolean {
-  return url.includes('\u0000') || /%00/i.test(url);
-}
-
 function isApi(request: FastifyRequest): boolean {
+  // As written: decoding cannot take `/api/…` elsewhere, and no other route starts so. Asked on
+  // every request, before `routeOptions`, which Fastify builds anew on each read.
+  if (request.url.startsWith('/api/')) return true;
   const path = request.routeOptions.url ?? decodedPath(request.url);
   return path === '/api' || path.startsWith('/api/');
 }
