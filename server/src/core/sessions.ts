@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, Session, User } from '../db/schema.js';
 import { recordEvent } from './audit.js';
+import { andThen, type Maybe } from '../tools/maybe.js';
 import { newId } from '../tools/random.js';
 import { formatDate, nowString } from '../tools/time.js';
 import type { AppContext, Client } from './context.js';
@@ -36,10 +37,10 @@ export async function openSession(
 }
 
 /** The session, when it exists and has not reached its absolute end. */
-export async function liveSession(ctx: AppContext, id: string): Promise<Session | undefined> {
-  const session = await ctx.queries.sessionById(id);
-  if (!session || endMs(session) <= Date.now()) return undefined;
-  return session;
+export function liveSession(ctx: AppContext, id: string): Maybe<Session | undefined> {
+  return andThen(ctx.queries.sessionById(id), (session) =>
+    !session || endMs(session) <= Date.now() ? undefined : session,
+  );
 }
 
 /**

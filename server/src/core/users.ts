@@ -2,7 +2,14 @@ import type { AppContext } from './context.js';
 import type { Session, User } from '../db/schema.js';
 import { liveSession } from './sessions.js';
 import { normalizeEmail } from '../tools/email.js';
-import { Tokens, USERS_COLLECTION_ID, USERS_COLLECTION_NAME, type TokenType } from './tokens.js';
+import { andThen, type Maybe } from '../tools/maybe.js';
+import {
+  Tokens,
+  USERS_COLLECTION_ID,
+  USERS_COLLECTION_NAME,
+  type TokenClaims,
+  type TokenType,
+} from './tokens.js';
 
 /** A user as PocketBase shows a record; never the password hash or tokenKey. */
 export function userRecord(user: User, options: { withEmail: boolean }) {
@@ -26,7 +33,7 @@ export function isOperator(user: Pick<User, 'is_operator' | 'is_initial_user'>):
   return user.is_operator === 1 || user.is_initial_user === 1;
 }
 
-export function findUserById(ctx: AppContext, id: string): Promise<User | undefined> {
+export function findUserById(ctx: AppContext, id: string): Maybe<User | undefined> {
   return ctx.queries.userById(id);
 }
 
@@ -47,15 +54,16 @@ export interface Auth {
  * The signed-in member behind an auth token: the token verifies for its user, and the session it
  * names is live and theirs. undefined for a guest (no token, a bad one, an ended session).
  */
-export async function findAuthByToken(ctx: AppContext, token: string): Promise<Auth | undefined> {
-  const found = await verifiedToken(ctx, token, 'auth');
-  const user = found?.user;
-  const sid = found?.claims.sid;
-  // Disabling deletes the sessions too; this also covers a sign-in racing the disable.
-  if (!user || typeof sid !== 'string' || user.disabled === 1) return undefined;
-  const session = await liveSession(ctx, sid);
-  if (!session || session.user_id !== user.id) return undefined;
-  return { user, session };
+export function findAuthByToken(ctx: AppContext, token: string): Maybe<Auth | undefined> {
+  return andThen(verifiedToken(ctx, token, 'auth'), (found) => {
+    const user = found?.user;
+    const sid = found?.claims.sid;
+    // Disabling deletes the sessions too; this also covers a sign-in racing the disable.
+    if (!user || typeof sid !== 'string' || user.disabled === 1) return undefined;
+    return andThen(liveSession(ctx, sid), (session) =>
+      !session || session.user_id !== user.id ? undefined : { user, session },
+    );
+  });
 }
 
 /**
@@ -73,12 +81,17 @@ export async function findUserByToken(
 }
 
 /** findUserByToken's work, keeping the token's claims (request auth reads its `sid`). */
-async function verifiedToken(ctx: AppContext, token: string, type: TokenType) {
+function verifiedToken(
+  ctx: AppContext,
+  token: string,
+  type: TokenType,
+): Maybe<{ user: User; claims: TokenClaims } | undefined> {
   if (!token) return undefined;
   const claims = Tokens.decode(token);
   if (!claims || claims.type !== type) return undefined;
-  const user = await findUserById(ctx, claims.id);
-  if (!user || !ctx.tokens.verify(token, type, user)) return undefined;
-  if (type !== 'auth' && claims.email !== user.email) return undefined;
-  return { user, claims };
+  return andThen(findUserById(ctx, claims.id), (user) => {
+    if (!user || !ctx.tokens.verify(token, type, user)) return undefined;
+    if (type !== 'auth' && claims.email !== user.email) return undefined;
+    return { user, claims };
+  });
 }

@@ -2,6 +2,7 @@ import type { Compilable } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { DatabaseHandle, WriteCounter } from './connect.js';
 import type { Session, User } from './schema.js';
+import { andThen, type Maybe } from '../tools/maybe.js';
 
 /**
  * The reads done on every authenticated request (the token's user and session), compiled by Kysely once (its builder and
@@ -59,7 +60,9 @@ class CommitWatch {
   }
 }
 
-type Read<Row> = (arg: string) => readonly Row[] | Promise<readonly Row[]>;
+type Read<Row> = (arg: string) => Maybe<readonly Row[]>;
+
+const first = <Row>(rows: readonly Row[]): Row | undefined => rows[0];
 
 /**
  * PostgreSQL: what another instance (or the CLI) commits reaches this one as an event on the
@@ -231,8 +234,8 @@ export function preparedQueries(handle: DatabaseHandle, shared?: SharedCacheOpti
     forgetAll(): void {
       for (const cache of [users, codes, sessions]) cache?.clear();
     },
-    userById: async (id: string): Promise<User | undefined> => (await userById(id))[0],
-    sessionById: async (id: string): Promise<Session | undefined> => (await sessionById(id))[0],
+    userById: (id: string): Maybe<User | undefined> => andThen(userById(id), first),
+    sessionById: (id: string): Maybe<Session | undefined> => andThen(sessionById(id), first),
     unusedCodes,
   };
 }

@@ -2,12 +2,13 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../core/context.js';
 import { UnauthenticatedError } from '../core/errors.js';
 import { findAuthByToken, type Auth } from '../core/users.js';
+import { andThen, type Maybe } from '../tools/maybe.js';
 import type { User } from '../db/schema.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The request's auth once asked for (requestAuth); app.ts gives every request the slot. */
-    authLoaded: Promise<Auth | undefined> | null;
+    authLoaded: Maybe<Auth | undefined> | null;
   }
 }
 
@@ -21,26 +22,26 @@ export function bearerToken(request: FastifyRequest): string {
  * The signed-in member and their session, or undefined for a guest. A bad token never fails a
  * request by itself: the request is simply a guest's. Loaded once per request.
  */
-export function requestAuth(ctx: AppContext, request: FastifyRequest): Promise<Auth | undefined> {
-  return (request.authLoaded ??= findAuthByToken(ctx, bearerToken(request)));
+export function requestAuth(ctx: AppContext, request: FastifyRequest): Maybe<Auth | undefined> {
+  // null: not asked yet (a guest's answer is undefined).
+  if (request.authLoaded === null) request.authLoaded = findAuthByToken(ctx, bearerToken(request));
+  return request.authLoaded;
 }
 
 /** The signed-in user, or undefined for a guest. */
-export async function authUser(
-  ctx: AppContext,
-  request: FastifyRequest,
-): Promise<User | undefined> {
-  return (await requestAuth(ctx, request))?.user;
+export function authUser(ctx: AppContext, request: FastifyRequest): Maybe<User | undefined> {
+  return andThen(requestAuth(ctx, request), (auth) => auth?.user);
 }
 
 /** The signed-in member and session, or UnauthenticatedError (401). */
-export async function requireAuth(ctx: AppContext, request: FastifyRequest): Promise<Auth> {
-  const auth = await requestAuth(ctx, request);
-  if (!auth) throw new UnauthenticatedError();
-  return auth;
+export function requireAuth(ctx: AppContext, request: FastifyRequest): Maybe<Auth> {
+  return andThen(requestAuth(ctx, request), (auth) => {
+    if (!auth) throw new UnauthenticatedError();
+    return auth;
+  });
 }
 
 /** The signed-in user, or UnauthenticatedError (401). */
-export async function requireUser(ctx: AppContext, request: FastifyRequest): Promise<User> {
-  return (await requireAuth(ctx, request)).user;
+export function requireUser(ctx: AppContext, request: FastifyRequest): Maybe<User> {
+  return andThen(requireAuth(ctx, request), (auth) => auth.user);
 }

@@ -250,7 +250,7 @@ export class Broker {
     const isAlive = (sessionId: string) => {
       let answer = alive.get(sessionId);
       if (!answer) {
-        answer = liveSession(this.ctx, sessionId).then(
+        answer = Promise.resolve(liveSession(this.ctx, sessionId)).then(
           (session) => user.disabled !== 1 && session?.user_id === userId,
         );
         alive.set(sessionId, answer);
