@@ -121,4 +121,19 @@ describe('the operator console', () => {
     ]);
     expect(router.state.location.searchStr).toBe('?q=member4');
   });
+
+  it('a search matching more members than the server counts says so, and still turns pages', async () => {
+    // The server counts up to 10,000 matches; beyond that its totals are -1.
+    const many: Handler = (req) => {
+      const page = Number(req.query.get('page') ?? '1');
+      const items = Array.from({ length: 30 }, (_, i) => member((page - 1) * 30 + i));
+      return json(200, { page, perPage: 30, totalItems: -1, totalPages: -1, items });
+    };
+    signedIn({ 'GET /api/gatehouse/me': me(true), 'GET /api/admin/members': many });
+    const { user } = renderApp('/admin?q=example');
+    expect(await screen.findByText('More than 10,000 members')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByRole('button', { name: 'Previous' })).toBeEnabled();
+    expect(screen.getByText('More than 10,000 members')).toBeInTheDocument();
+  });
 });

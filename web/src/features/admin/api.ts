@@ -104,6 +104,9 @@ export interface LogEvent extends SecurityEvent {
 /** Rows per page in the console's lists. */
 export const PER_PAGE = 30;
 
+/** The server counts a search's matches up to this many; beyond it the total comes as -1. */
+export const COUNT_LIMIT = 10_000;
+
 export type MemberStatus = 'verified' | 'unverified' | 'disabled';
 export type MemberSort = '-created' | 'created' | 'email';
 

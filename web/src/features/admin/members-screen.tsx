@@ -8,6 +8,7 @@ import { ScreenHeading, textLink, usePageTitle } from '../../components/ui/scree
 import { useCurrentUser } from '../../lib/auth';
 import { formatDateTime } from '../../lib/dates';
 import {
+  COUNT_LIMIT,
   membersQueryOptions,
   pageNumber,
   PER_PAGE,
@@ -118,7 +119,9 @@ export function MembersScreen({
           <span role="status">
             {total >= 0
               ? `${total.toLocaleString('en-US')} ${total === 1 ? 'member' : 'members'}`
-              : ''}
+              : first.data
+                ? `More than ${COUNT_LIMIT.toLocaleString('en-US')} members`
+                : ''}
           </span>
         }
       >
