@@ -1,7 +1,7 @@
 /* global process, fetch, setTimeout, clearTimeout, URL, WebSocket */
 // Shared by the load and page benchmarks: the real built server in a child process.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -106,12 +106,16 @@ export async function collectGarbage(output) {
  * Starts `node server/dist/main.js` on a free port with a fresh SQLite DATA_DIR (or the empty
  * PostgreSQL database of BENCH_DATABASE_URL), limits off,
  * warn-level JSON logs and mail printed to its console (whose `mail printed` lines `mailLink` reads).
+ * `entry` starts another build instead (the compare benchmark's baseline).
  */
-export async function startGatehouse(extraEnv = {}, { restart = false, flags = [] } = {}) {
+export async function startGatehouse(
+  extraEnv = {},
+  { restart = false, flags = [], entry = 'server/dist/main.js' } = {},
+) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-bench-'));
-  const child = spawn(process.execPath, [...nodeArgs(), ...flags, 'server/dist/main.js'], {
+  const child = spawn(process.execPath, [...nodeArgs(), ...flags, entry], {
     cwd: root,
     env: {
       ...process.env,
@@ -220,6 +224,20 @@ export async function startHello() {
   });
   const [, port] = await waitForOutput(child, /ready (\d+)/, 'The hello-world server');
   return { url: `http://127.0.0.1:${port}`, child, close: () => stop(child) };
+}
+
+/**
+ * The CPU time (user + system, all threads) a process has used so far, in ms, read from
+ * /proc/<pid>/stat (Linux, 100 ticks a second); undefined where there is no /proc.
+ */
+export function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 export function machine() {

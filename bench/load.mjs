@@ -3,7 +3,7 @@
 // health check's p99 latency while a login storm runs. Servers in child processes, autocannon
 // here, 127.0.0.1 only.
 import autocannon from 'autocannon';
-import { createVerifiedUser, startGatehouse, startHello, table } from './lib.mjs';
+import { cpuMs, createVerifiedUser, startGatehouse, startHello, table } from './lib.mjs';
 
 function cannon(options) {
   return new Promise((resolve, reject) => {
@@ -26,6 +26,17 @@ function summary(result) {
     errors: result.errors,
     timeouts: result.timeouts,
   };
+}
+
+/** summary() of a run, plus the server's CPU time per answer (µs) when /proc can tell it. */
+async function measured(pid, options) {
+  const before = cpuMs(pid);
+  const result = summary(await cannon(options));
+  const after = cpuMs(pid);
+  if (before !== undefined && after !== undefined && result.total > 0) {
+    result.cpuUsPerAnswer = Number((((after - before) * 1000) / result.total).toFixed(1));
+  }
+  return result;
 }
 
 const ROUNDS = 5;
@@ -62,8 +73,8 @@ export async function runLoad({ duration = 6, connections = 50 } = {}) {
         `(a) round ${round}/${ROUNDS}: GET /api/invite-codes, then node:http hello-world, ` +
           `${connections} connections, ${duration} s each...`,
       );
-      const invite = summary(await cannon({ ...invites, duration, connections }));
-      const bare = summary(await cannon({ url: hello.url, duration, connections }));
+      const invite = await measured(app.child.pid, { ...invites, duration, connections });
+      const bare = await measured(hello.child.pid, { url: hello.url, duration, connections });
       rounds.push({ invite, hello: bare, ratio: invite.requestsPerSec / bare.requestsPerSec });
     }
     await hello.close();
@@ -98,6 +109,10 @@ export async function runLoad({ duration = 6, connections = 50 } = {}) {
       rounds: rounds.map((r) => ({
         inviteCodes: r.invite.requestsPerSec,
         helloWorld: r.hello.requestsPerSec,
+        cpuUsPerAnswer: {
+          inviteCodes: r.invite.cpuUsPerAnswer,
+          helloWorld: r.hello.cpuUsPerAnswer,
+        },
         ratio: Number(r.ratio.toFixed(3)),
       })),
       inviteCodes: inviteResult,
@@ -148,6 +163,16 @@ export async function runLoad({ duration = 6, connections = 50 } = {}) {
             `rounds ${ratios.map((r) => r.toFixed(2)).join(', ')}`,
             `target >= ${RATIO_TARGET}: ${ratio >= RATIO_TARGET ? 'met' : 'MISSED'}`,
           ],
+          ...(inviteResult.cpuUsPerAnswer !== undefined
+            ? [
+                [
+                  '  server CPU per answer, median round',
+                  `${inviteResult.cpuUsPerAnswer} µs`,
+                  `hello-world ${helloResult.cpuUsPerAnswer} µs`,
+                  '',
+                ],
+              ]
+            : []),
           [
             'logins (auth-with-password)',
             `${loginResult.requestsPerSec} logins/s`,

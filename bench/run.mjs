@@ -6,6 +6,7 @@
 // `npm run bench -- soak`    the soak: mixed traffic at ~70 % of capacity for SOAK_MINUTES (10)
 // `npm run bench -- realtime` 10,000 realtime streams on one instance; an event across instances
 // `npm run bench -- cluster` two instances on PostgreSQL behind nginx against hello-world behind it
+// `npm run bench -- compare` server/dist against an earlier build (BENCH_BASELINE): CPU per answer
 // `npm run bench -- all`     load and page
 // Figures are printed and written to bench/results/latest.json. Run `npm run build` first.
 import { machine, requireBuild, saveResults } from './lib.mjs';
@@ -19,6 +20,7 @@ const BENCHMARKS = {
   soak: ['./soak.mjs', 'runSoak'],
   realtime: ['./realtime.mjs', 'runRealtime'],
   cluster: ['./cluster.mjs', 'runCluster'],
+  compare: ['./compare.mjs', 'runCompare'],
 };
 
 const what = process.argv[2] ?? 'load';

@@ -1,0 +1,92 @@
+/* global console, process, URL */
+// `npm run bench -- compare`: the built server (server/dist) against an earlier build
+// (BENCH_BASELINE, server/dist-baseline by default), both running at once on their own SQLite
+// data, in many short rounds that alternate between them. Each round reads the server's CPU time
+// per answer; the median of the per-pair ratios is the figure, so that a slow spell of a shared
+// machine weighs on both builds alike. For changes of a few per cent that one run of the load
+// benchmark cannot tell apart.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { cpuMs, createVerifiedUser, root, startGatehouse, table } from './lib.mjs';
+
+const ROUNDS = Number(process.env.BENCH_COMPARE_ROUNDS ?? 20);
+const SECONDS = 1.5;
+const CONNECTIONS = 50;
+
+function cannon(options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
+  });
+}
+
+async function round(server, pid) {
+  const before = cpuMs(pid);
+  const result = await cannon(server);
+  const after = cpuMs(pid);
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.url} answered errors`);
+  return { cpuUs: ((after - before) * 1000) / result.requests.total, rps: result.requests.average };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export async function runCompare() {
+  const baseline = process.env.BENCH_BASELINE ?? 'server/dist-baseline';
+  const entry = path.join(baseline, 'main.js');
+  if (!existsSync(path.join(root, entry))) {
+    throw new Error(
+      `No baseline build at ${entry}. Build the earlier version and copy server/dist there, e.g.\n` +
+        '  git stash && npm run build:server && rm -rf server/dist-baseline && ' +
+        'cp -r server/dist server/dist-baseline && git stash pop && npm run build:server',
+    );
+  }
+  if (cpuMs(process.pid) === undefined) throw new Error('compare reads /proc: Linux only.');
+  const route = process.env.BENCH_COMPARE_ROUTE ?? '/api/invite-codes';
+  const builds = [];
+  try {
+    for (const [name, options] of [
+      ['server/dist', {}],
+      [baseline, { entry }],
+    ]) {
+      const app = await startGatehouse({}, options);
+      builds.push({ name, app });
+      const user = await createVerifiedUser(app);
+      builds.at(-1).server = {
+        url: new URL(route, app.url).href,
+        headers: { authorization: user.token },
+      };
+    }
+    console.log(`${route}: warming up, then ${ROUNDS} pairs of ${SECONDS}-s rounds...`);
+    for (const b of builds) await cannon({ ...b.server, duration: 3 });
+    const pairs = [];
+    for (let i = 0; i < ROUNDS; i += 1) {
+      // Alternate which goes first, so neither always follows the other.
+      const order = i % 2 === 0 ? builds : [...builds].reverse();
+      const got = new Map();
+      for (const b of order) got.set(b, await round(b.server, b.app.child.pid));
+      pairs.push(builds.map((b) => got.get(b)));
+    }
+    const [now, before] = [0, 1].map((i) => ({
+      cpuUs: median(pairs.map((p) => p[i].cpuUs)),
+      rps: median(pairs.map((p) => p[i].rps)),
+    }));
+    const cpuRatio = median(pairs.map(([a, b]) => a.cpuUs / b.cpuUs));
+    const rpsRatio = median(pairs.map(([a, b]) => a.rps / b.rps));
+    console.log(
+      '\n' +
+        table(
+          [
+            ['server/dist', `${now.cpuUs.toFixed(1)} µs`, `${Math.round(now.rps)} req/s`],
+            [baseline, `${before.cpuUs.toFixed(1)} µs`, `${Math.round(before.rps)} req/s`],
+            ['ratio (median of pairs)', cpuRatio.toFixed(3), rpsRatio.toFixed(3)],
+          ],
+          ['build', 'server CPU per answer (median)', 'throughput (median)'],
+        ),
+    );
+    return { route, rounds: ROUNDS, now, baseline: before, cpuRatio, rpsRatio };
+  } finally {
+    for (const b of builds) await b.app.close();
+  }
+}
