@@ -124,9 +124,11 @@ export function buildApp(
 
   if (log.isLevelEnabled('info')) {
     app.addHook('onResponse', (request, reply, done) => {
-      // API requests at info; the page and its files (a dozen per page view) at debug.
-      request.log[isApi(request) ? 'info' : 'debug'](
+      // API requests at info; the page and its files (a dozen per page view) at debug. Written
+      // by the server's logger with the request's id, so no request logger is made for it.
+      log[isApi(request) ? 'info' : 'debug'](
         {
+          reqId: request.id,
           method: request.method,
           url: redactUrl(request.url),
           status: reply.statusCode,
