@@ -138,12 +138,16 @@ function MemberPage({ viewer, member }: { viewer: string; member: MemberDetail }
     <>
       <div className="flex flex-col gap-2">
         <ScreenHeading className="wrap-anywhere">{member.email}</ScreenHeading>
-        <p className="flex flex-wrap items-center gap-2">
+        {/* A member with no badge: no empty line under the heading. */}
+        <p className="flex flex-wrap items-center gap-2 empty:hidden">
           <MemberBadges member={member} />
         </p>
       </div>
-      <LiveMessage tone="success">{notice}</LiveMessage>
-      <LiveMessage tone="error">{error}</LiveMessage>
+      {/* The two live regions stay in the page (so that they are announced) as one gap's worth. */}
+      <div className="flex flex-col gap-2">
+        <LiveMessage tone="success">{notice}</LiveMessage>
+        <LiveMessage tone="error">{error}</LiveMessage>
+      </div>
 
       <TitledCard title="Details">
         <dl className="grid grid-cols-1 gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
