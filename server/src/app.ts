@@ -46,7 +46,8 @@ export function buildApp(
 ) {
   const app = Fastify({
     loggerInstance: log,
-    childLoggerFactory: (parent, bindings, options) => lazyChild(parent as Logger, bindings, options),
+    childLoggerFactory: (parent, bindings, options) =>
+      lazyChild(parent as Logger, bindings, options),
     // One line per request, written by the onResponse hook below (with secrets redacted).
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: proxyTrust(ctx.config.trustProxy),

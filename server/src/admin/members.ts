@@ -181,7 +181,12 @@ async function countMembers(
 /** How many rows the query finds, counting no further than COUNT_LIMIT + 1. */
 async function countUpTo(ctx: AppContext, query: ReturnType<typeof filtered>): Promise<number> {
   const row = await ctx.db
-    .selectFrom(query.select('id').limit(COUNT_LIMIT + 1).as('matches'))
+    .selectFrom(
+      query
+        .select('id')
+        .limit(COUNT_LIMIT + 1)
+        .as('matches'),
+    )
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);

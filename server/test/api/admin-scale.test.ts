@@ -257,7 +257,12 @@ describe.each(DATABASES)('the operator console with members written in bulk on %
         .executeTakeFirstOrThrow();
       await insert(d, more, password_hash);
     });
-    for (const query of ['q=common', 'q=COMMON&status=disabled', 'q=e.org', 'q=le.org&sort=email']) {
+    for (const query of [
+      'q=common',
+      'q=COMMON&status=disabled',
+      'q=e.org',
+      'q=le.org&sort=email',
+    ]) {
       const first = await list(`${query}&perPage=5`);
       expect(first.status, query).toBe(200);
       expect(first.body, query).toMatchObject({
