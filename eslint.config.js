@@ -140,6 +140,8 @@ export default tseslint.config(
     ignores: [
       'node_modules',
       'server/dist',
+      // An earlier build for npm run bench -- compare (bench/README.md).
+      'server/dist-baseline',
       'web/dist',
       'data',
       'web/src/routeTree.gen.ts',

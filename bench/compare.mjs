@@ -1,16 +1,17 @@
 /* global console, process, URL */
 // `npm run bench -- compare`: the built server (server/dist) against an earlier build
 // (BENCH_BASELINE, server/dist-baseline by default), both running at once on their own SQLite
-// data, in many short rounds that alternate between them. Each round reads the server's CPU time
-// per answer; the median of the per-pair ratios is the figure, so that a slow spell of a shared
-// machine weighs on both builds alike. For changes of a few per cent that one run of the load
-// benchmark cannot tell apart.
+// data, in many short rounds that alternate between them, over several sets of fresh processes.
+// Each round reads the server's CPU time per answer; the median of the per-pair ratios is the
+// figure, so that a slow spell of a shared machine weighs on both builds alike. For changes of a
+// few per cent that one run of the load benchmark cannot tell apart.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { cpuMs, createVerifiedUser, root, startGatehouse, table } from './lib.mjs';
 
-const ROUNDS = Number(process.env.BENCH_COMPARE_ROUNDS ?? 20);
+const SETS = Number(process.env.BENCH_COMPARE_SETS ?? 4);
+const ROUNDS = Number(process.env.BENCH_COMPARE_ROUNDS ?? 8);
 const SECONDS = 1.5;
 const CONNECTIONS = 50;
 
@@ -44,49 +45,62 @@ export async function runCompare() {
   }
   if (cpuMs(process.pid) === undefined) throw new Error('compare reads /proc: Linux only.');
   const route = process.env.BENCH_COMPARE_ROUTE ?? '/api/invite-codes';
-  const builds = [];
-  try {
-    for (const [name, options] of [
-      ['server/dist', {}],
-      [baseline, { entry }],
-    ]) {
-      const app = await startGatehouse({}, options);
-      builds.push({ name, app });
-      const user = await createVerifiedUser(app);
-      builds.at(-1).server = {
-        url: new URL(route, app.url).href,
-        headers: { authorization: user.token },
-      };
+  const pairs = [];
+  const setRatios = [];
+  // Each set starts both builds afresh: two processes of one build differ by up to ~15 % in CPU
+  // per answer (where their heap and code landed), so one pair of processes cannot tell a change
+  // of a few per cent from that.
+  for (let set = 1; set <= SETS; set += 1) {
+    const builds = [];
+    try {
+      for (const [name, options] of [
+        ['server/dist', {}],
+        [baseline, { entry }],
+      ]) {
+        const app = await startGatehouse({}, options);
+        builds.push({ name, app });
+        const user = await createVerifiedUser(app);
+        builds.at(-1).server = {
+          url: new URL(route, app.url).href,
+          headers: { authorization: user.token },
+        };
+      }
+      console.log(
+        `${route}: set ${set}/${SETS}, fresh processes: warming up, then ${ROUNDS} pairs of ` +
+          `${SECONDS}-s rounds...`,
+      );
+      for (const b of builds) await cannon({ ...b.server, duration: 3 });
+      const setPairs = [];
+      for (let i = 0; i < ROUNDS; i += 1) {
+        // Alternate which goes first, so neither always follows the other.
+        const order = i % 2 === 0 ? builds : [...builds].reverse();
+        const got = new Map();
+        for (const b of order) got.set(b, await round(b.server, b.app.child.pid));
+        setPairs.push(builds.map((b) => got.get(b)));
+      }
+      setRatios.push(median(setPairs.map(([a, b]) => a.cpuUs / b.cpuUs)));
+      pairs.push(...setPairs);
+    } finally {
+      for (const b of builds) await b.app.close();
     }
-    console.log(`${route}: warming up, then ${ROUNDS} pairs of ${SECONDS}-s rounds...`);
-    for (const b of builds) await cannon({ ...b.server, duration: 3 });
-    const pairs = [];
-    for (let i = 0; i < ROUNDS; i += 1) {
-      // Alternate which goes first, so neither always follows the other.
-      const order = i % 2 === 0 ? builds : [...builds].reverse();
-      const got = new Map();
-      for (const b of order) got.set(b, await round(b.server, b.app.child.pid));
-      pairs.push(builds.map((b) => got.get(b)));
-    }
-    const [now, before] = [0, 1].map((i) => ({
-      cpuUs: median(pairs.map((p) => p[i].cpuUs)),
-      rps: median(pairs.map((p) => p[i].rps)),
-    }));
-    const cpuRatio = median(pairs.map(([a, b]) => a.cpuUs / b.cpuUs));
-    const rpsRatio = median(pairs.map(([a, b]) => a.rps / b.rps));
-    console.log(
-      '\n' +
-        table(
-          [
-            ['server/dist', `${now.cpuUs.toFixed(1)} µs`, `${Math.round(now.rps)} req/s`],
-            [baseline, `${before.cpuUs.toFixed(1)} µs`, `${Math.round(before.rps)} req/s`],
-            ['ratio (median of pairs)', cpuRatio.toFixed(3), rpsRatio.toFixed(3)],
-          ],
-          ['build', 'server CPU per answer (median)', 'throughput (median)'],
-        ),
-    );
-    return { route, rounds: ROUNDS, now, baseline: before, cpuRatio, rpsRatio };
-  } finally {
-    for (const b of builds) await b.app.close();
   }
+  const [now, before] = [0, 1].map((i) => ({
+    cpuUs: median(pairs.map((p) => p[i].cpuUs)),
+    rps: median(pairs.map((p) => p[i].rps)),
+  }));
+  const cpuRatio = median(pairs.map(([a, b]) => a.cpuUs / b.cpuUs));
+  const rpsRatio = median(pairs.map(([a, b]) => a.rps / b.rps));
+  console.log(
+    '\n' +
+      table(
+        [
+          ['server/dist', `${now.cpuUs.toFixed(1)} µs`, `${Math.round(now.rps)} req/s`],
+          [baseline, `${before.cpuUs.toFixed(1)} µs`, `${Math.round(before.rps)} req/s`],
+          ['ratio (median of pairs)', cpuRatio.toFixed(3), rpsRatio.toFixed(3)],
+          ['  CPU ratio of each set', setRatios.map((r) => r.toFixed(3)).join(', '), ''],
+        ],
+        ['build', 'server CPU per answer (median)', 'throughput (median)'],
+      ),
+  );
+  return { route, sets: setRatios, rounds: ROUNDS, now, baseline: before, cpuRatio, rpsRatio };
 }
