@@ -218,11 +218,22 @@ export async function createVerifiedUser(app) {
   return { email, password, token: auth.token };
 }
 
-export async function startHello() {
-  const child = spawn(process.execPath, [path.join(root, 'bench', 'hello.mjs'), '0'], {
+export function startHello() {
+  return startReference('hello.mjs', 'The hello-world server');
+}
+
+/** bench/fastify-floor.mjs: bare Fastify giving the invite-codes answer (load.mjs). */
+export async function startFastifyFloor() {
+  const floor = await startReference('fastify-floor.mjs', 'The bare Fastify server');
+  return { ...floor, url: `${floor.url}/api/invite-codes` };
+}
+
+/** A reference server from bench/ in its own process; it prints `ready <port>`. */
+async function startReference(script, name) {
+  const child = spawn(process.execPath, [path.join(root, 'bench', script), '0'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const [, port] = await waitForOutput(child, /ready (\d+)/, 'The hello-world server');
+  const [, port] = await waitForOutput(child, /ready (\d+)/, name);
   return { url: `http://127.0.0.1:${port}`, child, close: () => stop(child) };
 }
 

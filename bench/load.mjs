@@ -1,9 +1,16 @@
 /* global console */
-// The load benchmark: invite-code reads against a bare node:http baseline, logins/s, and the
-// health check's p99 latency while a login storm runs. Servers in child processes, autocannon
-// here, 127.0.0.1 only.
+// The load benchmark: invite-code reads against a bare node:http baseline (and bare Fastify giving
+// the same answer), logins/s, and the health check's p99 latency while a login storm runs. Servers
+// in child processes, autocannon here, 127.0.0.1 only.
 import autocannon from 'autocannon';
-import { cpuMs, createVerifiedUser, startGatehouse, startHello, table } from './lib.mjs';
+import {
+  cpuMs,
+  createVerifiedUser,
+  startFastifyFloor,
+  startGatehouse,
+  startHello,
+  table,
+} from './lib.mjs';
 
 function cannon(options) {
   return new Promise((resolve, reject) => {
@@ -46,6 +53,7 @@ const RATIO_TARGET = 0.6;
 export async function runLoad({ duration = 6, connections = 50 } = {}) {
   const app = await startGatehouse();
   let hello;
+  let floor;
   try {
     console.log(`Gatehouse at ${app.url}: creating a verified user through the API...`);
     const user = await createVerifiedUser(app);
@@ -61,28 +69,48 @@ export async function runLoad({ duration = 6, connections = 50 } = {}) {
     };
 
     hello = await startHello();
-    console.log('Warming up both servers (2 s each)...');
+    floor = await startFastifyFloor();
+    console.log('Warming up the three servers (2 s each)...');
     await cannon({ ...invites, duration: 2, connections });
+    await cannon({ url: floor.url, duration: 2, connections });
     await cannon({ url: hello.url, duration: 2, connections });
 
     // The ratio is measured in alternating rounds, so that a slower or faster spell of this
-    // shared machine weighs on both sides alike; the median round is reported.
+    // shared machine weighs on both sides alike; the median round is reported. Bare Fastify
+    // giving the same answer runs in each round too: the framework's own share of the distance.
     const rounds = [];
     for (let round = 1; round <= ROUNDS; round += 1) {
       console.log(
-        `(a) round ${round}/${ROUNDS}: GET /api/invite-codes, then node:http hello-world, ` +
-          `${connections} connections, ${duration} s each...`,
+        `(a) round ${round}/${ROUNDS}: GET /api/invite-codes, bare Fastify's same answer, ` +
+          `node:http hello-world, ${connections} connections, ${duration} s each...`,
       );
       const invite = await measured(app.child.pid, { ...invites, duration, connections });
+      const bareFastify = await measured(floor.child.pid, {
+        url: floor.url,
+        duration,
+        connections,
+      });
       const bare = await measured(hello.child.pid, { url: hello.url, duration, connections });
-      rounds.push({ invite, hello: bare, ratio: invite.requestsPerSec / bare.requestsPerSec });
+      rounds.push({
+        invite,
+        floor: bareFastify,
+        hello: bare,
+        ratio: invite.requestsPerSec / bare.requestsPerSec,
+        floorRatio: bareFastify.requestsPerSec / bare.requestsPerSec,
+      });
     }
     await hello.close();
     hello = undefined;
+    await floor.close();
+    floor = undefined;
     const byRatio = [...rounds].sort((a, b) => a.ratio - b.ratio);
     const median = byRatio[Math.floor(byRatio.length / 2)];
     const inviteResult = median.invite;
     const helloResult = median.hello;
+    const floorResult = median.floor;
+    const floorRatio = [...rounds.map((r) => r.floorRatio)].sort((a, b) => a - b)[
+      Math.floor(rounds.length / 2)
+    ];
 
     console.log(
       `    for reference, GET /api/health alone, ${connections} connections, ${duration} s...`,
@@ -108,17 +136,22 @@ export async function runLoad({ duration = 6, connections = 50 } = {}) {
       settings: { duration, connections, rounds: ROUNDS },
       rounds: rounds.map((r) => ({
         inviteCodes: r.invite.requestsPerSec,
+        bareFastify: r.floor.requestsPerSec,
         helloWorld: r.hello.requestsPerSec,
         cpuUsPerAnswer: {
           inviteCodes: r.invite.cpuUsPerAnswer,
+          bareFastify: r.floor.cpuUsPerAnswer,
           helloWorld: r.hello.cpuUsPerAnswer,
         },
         ratio: Number(r.ratio.toFixed(3)),
+        bareFastifyRatio: Number(r.floorRatio.toFixed(3)),
       })),
       inviteCodes: inviteResult,
       healthAlone,
       helloWorld: helloResult,
       ratio: Number(ratio.toFixed(3)),
+      bareFastify: floorResult,
+      bareFastifyRatio: Number(floorRatio.toFixed(3)),
       logins: loginResult,
       healthDuringStorm: health,
       stormDuringHealth: storm,
@@ -128,7 +161,7 @@ export async function runLoad({ duration = 6, connections = 50 } = {}) {
       },
     };
     const bad = [
-      ...rounds.flatMap((r) => [r.invite, r.hello]),
+      ...rounds.flatMap((r) => [r.invite, r.floor, r.hello]),
       healthAlone,
       loginResult,
       storm,
@@ -159,7 +192,7 @@ export async function runLoad({ duration = 6, connections = 50 } = {}) {
           ],
           [
             'ratio invite-codes / hello-world',
-            `${ratio.toFixed(2)} (median)`,
+            `${ratio.toFixed(3)} (median)`,
             `rounds ${ratios.map((r) => r.toFixed(2)).join(', ')}`,
             `target >= ${RATIO_TARGET}: ${ratio >= RATIO_TARGET ? 'met' : 'MISSED'}`,
           ],
@@ -173,6 +206,14 @@ export async function runLoad({ duration = 6, connections = 50 } = {}) {
                 ],
               ]
             : []),
+          [
+            '  for reference: bare Fastify, the same answer',
+            `${floorResult.requestsPerSec} req/s`,
+            `ratio ${floorRatio.toFixed(2)} (median)`,
+            floorResult.cpuUsPerAnswer !== undefined
+              ? `CPU per answer ${floorResult.cpuUsPerAnswer} µs`
+              : '',
+          ],
           [
             'logins (auth-with-password)',
             `${loginResult.requestsPerSec} logins/s`,
@@ -203,6 +244,7 @@ export async function runLoad({ duration = 6, connections = 50 } = {}) {
     return results;
   } finally {
     await hello?.close();
+    await floor?.close();
     await app.close();
   }
 }
