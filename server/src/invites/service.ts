@@ -247,21 +247,27 @@ export async function listAllCodesOf(ctx: AppContext, ownerId: string) {
 }
 
 /** The user's unused codes, newest first. */
-export async function listInviteCodes(
-  ctx: AppContext,
-  ownerId: string,
-): Promise<readonly InviteCodeView[]> {
+/**
+ * GET /api/invite-codes's body, `{"codes":[…]}`, for the member's unused codes. The read cache
+ * hands out the same rows until the data changes, so each rows object is formatted and serialized
+ * once; a request served from the cache sends the string it already has.
+ */
+export async function inviteCodesBody(ctx: AppContext, ownerId: string): Promise<string> {
   const rows = await ctx.queries.unusedCodes(ownerId);
-  // The read cache hands out the same rows until the data changes: format them once.
-  let view = views.get(rows);
-  if (!view) {
-    view = rows.map((r) => ({ id: r.id, code: formatInviteCode(r.code), created: r.created }));
-    views.set(rows, view);
+  let body = bodies.get(rows);
+  if (body === undefined) {
+    const codes: InviteCodeView[] = rows.map((r) => ({
+      id: r.id,
+      code: formatInviteCode(r.code),
+      created: r.created,
+    }));
+    body = JSON.stringify({ codes });
+    bodies.set(rows, body);
   }
-  return view;
+  return body;
 }
 
-const views = new WeakMap<object, readonly InviteCodeView[]>();
+const bodies = new WeakMap<object, string>();
 
 export class InitialUserExistsError extends Error {
   constructor() {
