@@ -246,11 +246,10 @@ export async function listAllCodesOf(ctx: AppContext, ownerId: string) {
   }));
 }
 
-/** The user's unused codes, newest first. */
 /**
- * GET /api/invite-codes's body, `{"codes":[…]}`, for the member's unused codes. The read cache
- * hands out the same rows until the data changes, so each rows object is formatted and serialized
- * once; a request served from the cache sends the string it already has.
+ * GET /api/invite-codes's body, `{"codes":[…]}`: the member's unused codes, newest first. The
+ * read cache hands out the same rows until the data changes, so each rows object is formatted and
+ * serialized once; a request served from the cache sends the string it already has.
  */
 export async function inviteCodesBody(ctx: AppContext, ownerId: string): Promise<string> {
   const rows = await ctx.queries.unusedCodes(ownerId);
