@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { cpuMs, createVerifiedUser, root, startGatehouse, table } from './lib.mjs';
+import { cpuMs, createVerifiedUser, median, root, startGatehouse, table } from './lib.mjs';
 
 const SETS = Number(process.env.BENCH_COMPARE_SETS ?? 4);
 const ROUNDS = Number(process.env.BENCH_COMPARE_ROUNDS ?? 8);
@@ -30,8 +30,6 @@ async function round(server, pid) {
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.url} answered errors`);
   return { cpuUs: ((after - before) * 1000) / result.requests.total, rps: result.requests.average };
 }
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export async function runCompare() {
   const baseline = process.env.BENCH_BASELINE ?? 'server/dist-baseline';

@@ -237,6 +237,11 @@ async function startReference(script, name) {
   return { url: `http://127.0.0.1:${port}`, child, close: () => stop(child) };
 }
 
+/** The middle value (the upper one of an even count). */
+export function median(values) {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+}
+
 /**
  * The CPU time (user + system, all threads) a process has used so far, in ms, read from
  * /proc/<pid>/stat (Linux, 100 ticks a second); undefined where there is no /proc.

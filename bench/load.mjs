@@ -6,6 +6,7 @@ import autocannon from 'autocannon';
 import {
   cpuMs,
   createVerifiedUser,
+  median,
   startFastifyFloor,
   startGatehouse,
   startHello,
@@ -104,13 +105,11 @@ export async function runLoad({ duration = 6, connections = 50 } = {}) {
     await floor.close();
     floor = undefined;
     const byRatio = [...rounds].sort((a, b) => a.ratio - b.ratio);
-    const median = byRatio[Math.floor(byRatio.length / 2)];
-    const inviteResult = median.invite;
-    const helloResult = median.hello;
-    const floorResult = median.floor;
-    const floorRatio = [...rounds.map((r) => r.floorRatio)].sort((a, b) => a - b)[
-      Math.floor(rounds.length / 2)
-    ];
+    const medianRound = byRatio[Math.floor(byRatio.length / 2)];
+    const inviteResult = medianRound.invite;
+    const helloResult = medianRound.hello;
+    const floorResult = medianRound.floor;
+    const floorRatio = median(rounds.map((r) => r.floorRatio));
 
     console.log(
       `    for reference, GET /api/health alone, ${connections} connections, ${duration} s...`,
@@ -130,7 +129,7 @@ export async function runLoad({ duration = 6, connections = 50 } = {}) {
     const storm = summary(stormRaw);
     const health = summary(healthRaw);
 
-    const ratio = median.ratio;
+    const ratio = medianRound.ratio;
     const ratios = rounds.map((r) => Number(r.ratio.toFixed(3)));
     const results = {
       settings: { duration, connections, rounds: ROUNDS },
