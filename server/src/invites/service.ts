@@ -17,6 +17,11 @@ export interface InviteCodeView {
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/** A stored code as its owner sees it, the code in groups of four (`XXXX-XXXX-…`). */
+function inviteCodeView(row: InviteCodeView): InviteCodeView {
+  return { id: row.id, code: formatInviteCode(row.code), created: row.created };
+}
+
 /** An invite code as realtime shows it to its owner (topic `invite_codes`). */
 export function inviteCodeRecord(view: Pick<InviteCodeView, 'id'> & Partial<InviteCodeView>) {
   return { collectionId: 'invite_codes', collectionName: 'invite_codes', ...view };
@@ -65,7 +70,7 @@ export async function createInviteCodes(
     created,
   }));
   await db.insertInto('invite_codes').values(rows).execute();
-  return rows.map((r) => ({ id: r.id, code: formatInviteCode(r.code), created: r.created }));
+  return rows.map(inviteCodeView);
 }
 
 /** An unused code as sign-up needs it: who owns it and whether it makes the initial user. */
@@ -237,13 +242,7 @@ export async function listAllCodesOf(ctx: AppContext, ownerId: string) {
     .orderBy('created', 'desc')
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    code: formatInviteCode(r.code),
-    created: r.created,
-    used: r.used_at,
-    usedBy: r.used_by,
-  }));
+  return rows.map((r) => ({ ...inviteCodeView(r), used: r.used_at, usedBy: r.used_by }));
 }
 
 /**
@@ -255,12 +254,7 @@ export async function inviteCodesBody(ctx: AppContext, ownerId: string): Promise
   const rows = await ctx.queries.unusedCodes(ownerId);
   let body = bodies.get(rows);
   if (body === undefined) {
-    const codes: InviteCodeView[] = rows.map((r) => ({
-      id: r.id,
-      code: formatInviteCode(r.code),
-      created: r.created,
-    }));
-    body = JSON.stringify({ codes });
+    body = JSON.stringify({ codes: rows.map(inviteCodeView) });
     bodies.set(rows, body);
   }
   return body;
