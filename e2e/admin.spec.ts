@@ -16,6 +16,9 @@ import {
   expectLoginScreen,
   fillLogin,
   logInThroughUi,
+  openConsole,
+  openConsoleMember,
+  openConsoleSection,
 } from './support/ui';
 
 /**
@@ -66,32 +69,6 @@ function region(page: Page, name: string) {
   return page.getByRole('region', { name });
 }
 
-async function openAdmin(page: Page): Promise<void> {
-  await control(page, 'Admin').click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeFocused();
-  await expect(page).toHaveURL((url) => url.pathname === '/admin');
-  await expectScreenTitle(page, 'Members · Gatehouse');
-}
-
-async function openSection(page: Page, name: string, title: string): Promise<void> {
-  await page
-    .getByRole('navigation', { name: 'Operator console' })
-    .getByRole('link', { name })
-    .click();
-  await expect(page.getByRole('heading', { level: 1, name })).toBeFocused();
-  await expectScreenTitle(page, `${title} · Gatehouse`);
-}
-
-/** Members → search for `email` → their page. */
-async function openMember(page: Page, email: string): Promise<void> {
-  await page.getByLabel('Search by email', { exact: true }).fill(email.split('@')[0] ?? email);
-  await page.getByRole('button', { name: 'Search', exact: true }).click();
-  await expect(page.getByText('1 member', { exact: true })).toBeVisible();
-  await page.getByRole('list', { name: 'Members' }).getByRole('link', { name: email }).click();
-  await expect(page.getByRole('heading', { level: 1, name: email })).toBeFocused();
-  await expectScreenTitle(page, 'Member · Gatehouse');
-}
-
 function notice(page: Page, text: string) {
   return page.getByRole('status').filter({ hasText: text });
 }
@@ -106,8 +83,8 @@ test('the initial user disables, enables, gives and revokes codes, and makes an 
   await expect(control(theirs, 'Admin')).toHaveCount(0);
 
   await logInThroughUi(page, initial.email, initial.password);
-  await openAdmin(page);
-  await openMember(page, member.email);
+  await openConsole(page);
+  await openConsoleMember(page, member.email);
   const details = region(page, 'Details');
   await expect(details.getByRole('link', { name: initial.email })).toBeVisible();
   await expect(details.getByText('Active', { exact: true })).toBeVisible();
@@ -160,14 +137,14 @@ test('the initial user disables, enables, gives and revokes codes, and makes an 
   await expect(actions.getByRole('button', { name: 'Remove Operator' })).toBeVisible();
   await theirs.reload();
   await expectHomeScreen(theirs);
-  await openAdmin(theirs);
+  await openConsole(theirs);
   // An operator who is not the initial user cannot change roles.
-  await openMember(theirs, initial.email);
+  await openConsoleMember(theirs, initial.email);
   await expect(control(theirs, 'Make Operator')).toHaveCount(0);
   await expect(control(theirs, 'Disable')).toHaveCount(0);
 
   // Each action is in the security log: filter by the member, then by type.
-  await openSection(page, 'Security Log', 'Security Log');
+  await openConsoleSection(page, 'Security Log');
   await page.getByLabel("Member's email", { exact: true }).fill(member.email);
   await page.getByRole('button', { name: 'Filter', exact: true }).click();
   await expect(page.getByText(`Showing the events of ${member.email}.`)).toBeVisible();
@@ -194,8 +171,8 @@ test('the invite tree shows who invited whom and expands a branch', async ({ pag
   const child = await signUpVerified(ORIGIN, code ?? '', 'child');
 
   await logInThroughUi(page, initial.email, initial.password);
-  await openAdmin(page);
-  await openSection(page, 'Invite Tree', 'Invite Tree');
+  await openConsole(page);
+  await openConsoleSection(page, 'Invite Tree');
   const tree = page.getByRole('list', { name: 'Invite tree' });
   await expect(tree.getByRole('link', { name: initial.email })).toBeVisible();
   const row = tree
@@ -230,8 +207,8 @@ test('a mail that fails while the mail server is down goes out on Retry Now', as
   await waitForMail(member.email, VERIFY_SUBJECT);
 
   await logInThroughUi(page, initial.email, initial.password);
-  await openAdmin(page);
-  await openMember(page, member.email);
+  await openConsole(page);
+  await openConsoleMember(page, member.email);
   await expect(region(page, 'Details').getByText('No', { exact: true })).toBeVisible();
 
   // The mail server goes down; the resent verification mail fails.
@@ -239,7 +216,7 @@ test('a mail that fails while the mail server is down goes out on Retry Now', as
   await region(page, 'Actions').getByRole('button', { name: 'Resend Verification' }).click();
   await expect(notice(page, `Verification email sent to ${member.email}.`)).toBeVisible();
 
-  await openSection(page, 'Mail', 'Mail');
+  await openConsoleSection(page, 'Mail');
   const queued = page.getByRole('list', { name: 'Queued mail' });
   const row = queued.getByRole('listitem').filter({ hasText: member.email });
   await expect(row).toHaveCount(1, { timeout: 20_000 });
@@ -310,7 +287,7 @@ test('Members and a member page pass axe at 1280 and 360 px, light and dark, by 
   await page.getByLabel('Status').selectOption({ label: 'Verified' });
   await page.getByLabel('Sort').selectOption({ label: 'Email (A to Z)' });
   await expect(page).toHaveURL((url) => url.searchParams.get('sort') === 'email');
-  await openMember(page, member.email);
+  await openConsoleMember(page, member.email);
   await checkScreen(page, 'Member', { every: true });
   await region(page, 'Actions').getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Cancel' })).toBeFocused();
@@ -329,9 +306,9 @@ test('Invite Tree, Mail and Security Log pass axe at 1280 and 360 px, light and 
   page,
 }) => {
   await logInThroughUi(page, initial.email, initial.password);
-  await openAdmin(page);
+  await openConsole(page);
   for (const name of ['Invite Tree', 'Mail', 'Security Log']) {
-    await openSection(page, name, name);
+    await openConsoleSection(page, name);
     await expect(page.getByText(/^Loading/)).toHaveCount(0);
     await checkScreen(page, name, { every: true });
   }

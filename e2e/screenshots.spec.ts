@@ -2,7 +2,13 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { inviteCodeSource, signUpUnverified, signUpVerified, type Member } from './support/api';
 import { e2eEnv } from './support/env';
-import { control, fillLogin, logInThroughUi } from './support/ui';
+import {
+  fillLogin,
+  logInThroughUi,
+  openConsole,
+  openConsoleMember,
+  openConsoleSection,
+} from './support/ui';
 
 /**
  * Writes docs/screens/<screen>-<width>-<scheme>.png: every screen at 1280×800 and 360×740, light
@@ -116,22 +122,14 @@ test("the operator console's screens, at both widths, light and dark", async ({ 
   const spareCode = inviteCodeSource(ORIGIN, initial);
   const member = await signUpVerified(ORIGIN, await spareCode(), 'console');
   await logInThroughUi(page, initial.email, initial.password);
-  await control(page, 'Admin').click();
-  /** The screen titled `name` is shown with its data loaded. */
-  const loaded = async (name: string) => {
-    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
-    await expect(page.getByText(/^Loading/)).toHaveCount(0);
-  };
-  await loaded('Members');
+  await openConsole(page);
+  /** Nothing on the shown screen is still loading. */
+  const loaded = () => expect(page.getByText(/^Loading/)).toHaveCount(0);
+  await loaded();
   await shoot(page, 'admin-members');
 
-  await page.getByLabel('Search by email', { exact: true }).fill(member.email);
-  await page.getByRole('button', { name: 'Search', exact: true }).click();
-  await page
-    .getByRole('list', { name: 'Members' })
-    .getByRole('link', { name: member.email })
-    .click();
-  await loaded(member.email);
+  await openConsoleMember(page, member.email);
+  await loaded();
   await shoot(page, 'admin-member');
 
   for (const [name, screen] of [
@@ -139,11 +137,8 @@ test("the operator console's screens, at both widths, light and dark", async ({ 
     ['Mail', 'admin-mail'],
     ['Security Log', 'admin-security-log'],
   ] as const) {
-    await page
-      .getByRole('navigation', { name: 'Operator console' })
-      .getByRole('link', { name })
-      .click();
-    await loaded(name);
+    await openConsoleSection(page, name);
+    await loaded();
     await shoot(page, screen);
   }
 });

@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page, type Route } from '@playwright/test';
+import { expectScreenTitle } from './checks';
 
 /** Steps a person takes, in the product's words (docs/product.md). */
 
@@ -82,4 +83,32 @@ export async function storedTokens(page: Page): Promise<number> {
     () =>
       Object.values(window.localStorage).filter((v) => /eyJ[\w-]+\.[\w-]+\.[\w-]+/.test(v)).length,
   );
+}
+
+/** Home → Admin: the operator console opens on Members. */
+export async function openConsole(page: Page): Promise<void> {
+  await control(page, 'Admin').click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeFocused();
+  await expect(page).toHaveURL((url) => url.pathname === '/admin');
+  await expectScreenTitle(page, 'Members · Gatehouse');
+}
+
+/** One of the console's screens, through its navigation (the screen's heading is its name). */
+export async function openConsoleSection(page: Page, name: string): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Operator console' })
+    .getByRole('link', { name })
+    .click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeFocused();
+  await expectScreenTitle(page, `${name} · Gatehouse`);
+}
+
+/** Console Members → search for `email` → their page. */
+export async function openConsoleMember(page: Page, email: string): Promise<void> {
+  await page.getByLabel('Search by email', { exact: true }).fill(email.split('@')[0] ?? email);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByText('1 member', { exact: true })).toBeVisible();
+  await page.getByRole('list', { name: 'Members' }).getByRole('link', { name: email }).click();
+  await expect(page.getByRole('heading', { level: 1, name: email })).toBeFocused();
+  await expectScreenTitle(page, 'Member · Gatehouse');
 }
