@@ -22,13 +22,18 @@ export function LiveMessage({
 }: {
   tone?: Tone;
   children?: ReactNode;
-  /** Spacing for the message box; the empty region itself takes no space. */
+  /** Spacing for the message box; the empty region itself takes no space, nor a gap. */
   alertClassName?: string;
 }) {
   const hasContent =
     children !== null && children !== undefined && children !== false && children !== '';
   return (
-    <div role={tone === 'error' ? 'alert' : 'status'}>
+    // Empty, it is taken out of the flow (not hidden: it must stay in the accessibility tree), so
+    // it adds no gap to the flex column it stands in.
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      className={hasContent ? undefined : 'absolute'}
+    >
       {hasContent ? (
         <Alert tone={tone} className={alertClassName}>
           {children}

@@ -136,17 +136,19 @@ function MemberPage({ viewer, member }: { viewer: string; member: MemberDetail }
 
   return (
     <>
-      <div className="flex flex-col gap-2">
+      <div>
         <ScreenHeading className="wrap-anywhere">{member.email}</ScreenHeading>
         {/* A member with no badge: no empty line under the heading. */}
-        <p className="flex flex-wrap items-center gap-2 empty:hidden">
+        <p className="mt-2 flex flex-wrap items-center gap-2 empty:hidden">
           <MemberBadges member={member} />
         </p>
-      </div>
-      {/* The two live regions stay in the page (so that they are announced) as one gap's worth. */}
-      <div className="flex flex-col gap-2">
-        <LiveMessage tone="success">{notice}</LiveMessage>
-        <LiveMessage tone="error">{error}</LiveMessage>
+        {/* The live regions stay in the page (so that they are announced) and take no room empty. */}
+        <LiveMessage tone="success" alertClassName="mt-4">
+          {notice}
+        </LiveMessage>
+        <LiveMessage tone="error" alertClassName="mt-4">
+          {error}
+        </LiveMessage>
       </div>
 
       <TitledCard title="Details">
