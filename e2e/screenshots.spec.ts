@@ -34,6 +34,9 @@ async function shoot(page: Page, screen: string) {
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
       // No caret or focus ring in the pictures.
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      // Buttons fade their colours (transition-colors): end the fades that the new scheme or the
+      // blur started, or the picture catches them half-way between dark and light.
+      await page.evaluate(() => document.getAnimations().forEach((a) => a.finish()));
       await page.screenshot({ path: path.join(OUT, `${screen}-${size.name}-${scheme}.png`) });
     }
   }
