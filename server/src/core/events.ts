@@ -55,6 +55,15 @@ export interface OAuth2Event {
 }
 
 /**
+ * The instance holding the realtime client `clientId` handed it an OAuth2Event: the instance that
+ * received the redirect waits for this before telling the popup it worked.
+ */
+export interface OAuth2DeliveredEvent {
+  type: 'oauth2-delivered';
+  clientId: string;
+}
+
+/**
  * Local only, never published: events from other instances may have been missed (the listening
  * connection was lost and is back). Whoever keeps state derived from events drops it.
  */
@@ -62,7 +71,8 @@ export interface ResyncEvent {
   type: 'resync';
 }
 
-export type PublishedEvent = RecordEvent | SessionEndedEvent | UserChangedEvent | OAuth2Event;
+export type PublishedEvent =
+  RecordEvent | SessionEndedEvent | UserChangedEvent | OAuth2Event | OAuth2DeliveredEvent;
 export type AppEvent = PublishedEvent | ResyncEvent;
 export type EventListener = (event: AppEvent) => void;
 
@@ -277,7 +287,11 @@ function isPublishedEvent(value: unknown): value is PublishedEvent {
   if (typeof value !== 'object' || value === null) return false;
   const type = (value as { type?: unknown }).type;
   return (
-    type === 'record' || type === 'session-ended' || type === 'user-changed' || type === 'oauth2'
+    type === 'record' ||
+    type === 'session-ended' ||
+    type === 'user-changed' ||
+    type === 'oauth2' ||
+    type === 'oauth2-delivered'
   );
 }
 

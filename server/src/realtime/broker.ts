@@ -180,6 +180,8 @@ export class Broker {
         return this.broadcastRecord(event);
       case 'oauth2':
         return this.forwardOAuth2(event);
+      case 'oauth2-delivered':
+        return;
       case 'session-ended':
       case 'user-changed':
         if (!this.byUser.has(event.userId)) return;
@@ -266,12 +268,14 @@ export class Broker {
 
   /**
    * PocketBase's oauth2-redirect, on the instance holding the client: only to a client subscribed
-   * to `@oauth2`, only from the address that opened it; the subscription is then removed.
+   * to `@oauth2`, only from the address that opened it; the subscription is then removed, and the
+   * instance that received the redirect is told (it answers the popup once it hears).
    */
   private forwardOAuth2(event: OAuth2Event): void {
     const client = this.clients.get(event.clientId);
     if (!client || !client.subscriptions.has(OAUTH2_TOPIC) || client.ip !== event.ip) return;
     client.subscriptions.delete(OAUTH2_TOPIC);
     this.send(client, OAUTH2_TOPIC, JSON.stringify(event.payload));
+    this.ctx.events.publish({ type: 'oauth2-delivered', clientId: event.clientId });
   }
 }

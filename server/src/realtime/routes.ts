@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../core/context.js';
+import type { Events } from '../core/events.js';
 import { ForbiddenError, type FieldError, ValidationError } from '../core/errors.js';
 import { requestAuth } from '../http/auth.js';
 import { HttpError } from '../http/envelope.js';
@@ -93,7 +94,7 @@ export function realtimeRoutes(ctx: AppContext, options: BrokerOptions = {}): Re
         { parseAs: 'string', bodyLimit: 16 * 1024 },
         (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
       );
-      const handle = (data: Record<string, unknown>, ip: string, reply: FastifyReply) => {
+      const handle = async (data: Record<string, unknown>, ip: string, reply: FastifyReply) => {
         const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : '');
         const state = text('state');
         const code = text('code');
@@ -105,14 +106,16 @@ export function realtimeRoutes(ctx: AppContext, options: BrokerOptions = {}): Re
         if (local && (!local.subscriptions.has(OAUTH2_TOPIC) || local.ip !== ip)) {
           return redirectPage(reply, false);
         }
-        // Through the channel: the client may be connected to another instance.
+        // Through the channel: the client may be connected to another instance, which says so
+        // once it has the code. No word from any: no client of ours had it (PocketBase's failure).
+        const delivered = deliveryHeard(ctx.events, state);
         ctx.events.publish({
           type: 'oauth2',
           clientId: state,
           ip,
           payload: { state, code, ...(error ? { error } : {}) },
         });
-        return redirectPage(reply, error === '' && code !== '');
+        return redirectPage(reply, (await delivered) && error === '' && code !== '');
       };
       redirect.get<{ Querystring: Record<string, unknown> }>(
         '/api/oauth2-redirect',
@@ -127,6 +130,24 @@ export function realtimeRoutes(ctx: AppContext, options: BrokerOptions = {}): Re
     });
   };
   return { plugin, broker };
+}
+
+/** How long the redirect waits to hear that an instance handed its code to the client. */
+const DELIVERY_WAIT_MS = 3000;
+
+/** True once an instance says it gave the OAuth2 redirect to `clientId`; false after the wait. */
+function deliveryHeard(events: Events, clientId: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const finish = (heard: boolean) => {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve(heard);
+    };
+    const timer = setTimeout(() => finish(false), DELIVERY_WAIT_MS);
+    const unsubscribe = events.subscribe((event) => {
+      if (event.type === 'oauth2-delivered' && event.clientId === clientId) finish(true);
+    });
+  });
 }
 
 /** PocketBase's form: a JSON object; clientId 1–255 characters; at most 1000 topics of 2500. */

@@ -20,6 +20,14 @@ import {
  */
 const METRICS_TOKEN = 'realtime-metrics-token-0123456789';
 
+/** The realtime clients connected to the instance at `url`, from its metrics. */
+async function gauge(url: string): Promise<number> {
+  const res = await request(url, 'GET', '/api/metrics', {
+    headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  return Number(/^gatehouse_realtime_connections (\d+)$/m.exec(res.text)?.[1]);
+}
+
 describe('realtime across two server processes on PostgreSQL', () => {
   let database: { url: string; drop: () => Promise<void> };
   // The in-process server makes members (mail); both processes share its database.
@@ -119,13 +127,23 @@ describe('realtime across two server processes on PostgreSQL', () => {
     }
   });
 
+  it('an OAuth2 redirect for a client no instance holds fails on B, as PocketBase’s does', async () => {
+    const pb = sdkClient(a.url);
+    try {
+      await pb.realtime.subscribe('@oauth2', () => {});
+      // A's client, gone by the time the provider redirects (the app's tab was closed).
+      const state = pb.realtime.clientId;
+      pb.realtime.unsubscribe();
+      await waitUntil(async () => (await gauge(a.url)) === 0, 10_000, 'A without clients');
+      const res = await request(b.url, 'GET', `/api/oauth2-redirect?state=${state}&code=c0de`);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('Failed to authenticate.');
+    } finally {
+      pb.realtime.unsubscribe();
+    }
+  });
+
   it('counts its realtime connections, and a stopped instance ends its streams cleanly', async () => {
-    const gauge = async (url: string) => {
-      const res = await request(url, 'GET', '/api/metrics', {
-        headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
-      });
-      return Number(/^gatehouse_realtime_connections (\d+)$/m.exec(res.text)?.[1]);
-    };
     const streams = await Promise.all([openStream(b.url), openStream(b.url)]);
     try {
       expect(await gauge(b.url)).toBe(2);
