@@ -1,4 +1,4 @@
-/* global console */
+/* global console, process */
 // The load benchmark: invite-code reads against a bare node:http baseline (and bare Fastify giving
 // the same answer), logins/s, and the health check's p99 latency while a login storm runs. Servers
 // in child processes, autocannon here, 127.0.0.1 only.
@@ -48,8 +48,12 @@ async function measured(pid, options) {
 }
 
 const ROUNDS = 5;
-/** With sessions checked on every request (the spec asked 0.5 before sessions existed). */
-const RATIO_TARGET = 0.6;
+/**
+ * SQLite: with sessions checked on every request (the spec asked 0.5 before sessions existed).
+ * PostgreSQL (BENCH_DATABASE_URL), a database over a socket whose cached reads last a second at
+ * most (other instances write too): 0.35, the several-machines target.
+ */
+const RATIO_TARGET = process.env.BENCH_DATABASE_URL ? 0.35 : 0.6;
 
 export async function runLoad({ duration = 6, connections = 50 } = {}) {
   const app = await startGatehouse();
