@@ -18,7 +18,7 @@ import { randomString } from '../tools/random.js';
  */
 
 /** The topic of the SDK's all-in-one OAuth2 flow (`authWithOAuth2`). */
-export const OAUTH2_TOPIC = '@oauth2';
+const OAUTH2_TOPIC = '@oauth2';
 
 /** Unsent output a client may have before it is dropped (a client that does not read). */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -268,14 +268,21 @@ export class Broker {
 
   /**
    * PocketBase's oauth2-redirect, on the instance holding the client: only to a client subscribed
-   * to `@oauth2`, only from the address that opened it; the subscription is then removed, and the
-   * instance that received the redirect is told (it answers the popup once it hears).
+   * to `@oauth2`, only from the address that opened it; the subscription is then removed. Whether
+   * the client took it.
    */
-  private forwardOAuth2(event: OAuth2Event): void {
+  deliverOAuth2(event: OAuth2Event): boolean {
     const client = this.clients.get(event.clientId);
-    if (!client || !client.subscriptions.has(OAUTH2_TOPIC) || client.ip !== event.ip) return;
+    if (!client || !client.subscriptions.has(OAUTH2_TOPIC) || client.ip !== event.ip) return false;
     client.subscriptions.delete(OAUTH2_TOPIC);
     this.send(client, OAUTH2_TOPIC, JSON.stringify(event.payload));
-    this.ctx.events.publish({ type: 'oauth2-delivered', clientId: event.clientId });
+    return true;
+  }
+
+  /** A redirect received by another instance: that instance answers its popup once it hears. */
+  private forwardOAuth2(event: OAuth2Event): void {
+    if (this.deliverOAuth2(event)) {
+      this.ctx.events.publish({ type: 'oauth2-delivered', clientId: event.clientId });
+    }
   }
 }

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../core/context.js';
-import type { Events } from '../core/events.js';
+import type { Events, OAuth2Event } from '../core/events.js';
 import { ForbiddenError, type FieldError, ValidationError } from '../core/errors.js';
 import { requestAuth } from '../http/auth.js';
 import { HttpError } from '../http/envelope.js';
-import { Broker, type BrokerOptions, OAUTH2_TOPIC, RealtimeClient } from './broker.js';
+import { Broker, type BrokerOptions, RealtimeClient } from './broker.js';
 
 /**
  * PocketBase's realtime API (apis/realtime.go) and OAuth2 redirect target
@@ -100,22 +100,26 @@ export function realtimeRoutes(ctx: AppContext, options: BrokerOptions = {}): Re
         const code = text('code');
         const error = text('error');
         if (state === '') return redirectPage(reply, false);
-        const local = broker.get(state);
-        // Alone, this instance knows every client; with others, an unknown one may be theirs.
-        if (!local && !ctx.events.shared) return redirectPage(reply, false);
-        if (local && (!local.subscriptions.has(OAUTH2_TOPIC) || local.ip !== ip)) {
-          return redirectPage(reply, false);
-        }
-        // Through the channel: the client may be connected to another instance, which says so
-        // once it has the code. No word from any: no client of ours had it (PocketBase's failure).
-        const delivered = deliveryHeard(ctx.events, state);
-        ctx.events.publish({
+        const event: OAuth2Event = {
           type: 'oauth2',
           clientId: state,
           ip,
           payload: { state, code, ...(error ? { error } : {}) },
-        });
-        return redirectPage(reply, (await delivered) && error === '' && code !== '');
+        };
+        return redirectPage(reply, (await delivered(event)) && error === '' && code !== '');
+      };
+      /**
+       * Whether the client took the redirect: this instance's own at once (the broker's rule:
+       * subscribed to `@oauth2`, from the same address); alone, this instance knows every client;
+       * with others, through the channel, once the one holding the client says so. No word from
+       * any: no client of ours had it (PocketBase's failure page).
+       */
+      const delivered = async (event: OAuth2Event): Promise<boolean> => {
+        if (broker.get(event.clientId)) return broker.deliverOAuth2(event);
+        if (!ctx.events.shared) return false;
+        const heard = deliveryHeard(ctx.events, event.clientId);
+        ctx.events.publish(event);
+        return heard;
       };
       redirect.get<{ Querystring: Record<string, unknown> }>(
         '/api/oauth2-redirect',
