@@ -1,10 +1,15 @@
 import type { Socket } from 'node:net';
-import Fastify, { LogController, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { Logger } from 'pino';
 import { accountRoutes } from './accounts/routes.js';
 import type { TrustProxy } from './config.js';
 import type { AppContext } from './core/context.js';
-import { UnavailableError } from './core/errors.js';
+import { NotFoundError, UnavailableError } from './core/errors.js';
 import { clientNetwork, type Limit } from './core/rate-limit.js';
 import { isJsonContentType } from './http/body.js';
 import { envelope, HttpError, LOADING_FAILED, replyWithError } from './http/envelope.js';
@@ -44,6 +49,21 @@ export function buildApp(
   log: Logger,
   options: { realtime?: BrokerOptions } = {},
 ) {
+  const securityHeaders = {
+    'x-content-type-options': 'nosniff',
+    // Tokens travel in URLs (mailed links): never leak them to another site.
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    // Popups this app opens (a sign-in provider, the SDK's OAuth2 flow) stay its own: the provider's
+    // pages pass, and the redirect page can close its window when done.
+    'cross-origin-opener-policy': 'same-origin-allow-popups',
+    'cross-origin-resource-policy': 'same-origin',
+    ...(ctx.config.appUrl.startsWith('https:')
+      ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
+      : {}),
+  };
+  // One line per request (logRequest below), or none when info is off.
+  const logRequests = log.isLevelEnabled('info');
   const app = Fastify({
     loggerInstance: log,
     childLoggerFactory: (parent, bindings, options) =>
@@ -55,6 +75,21 @@ export function buildApp(
     forceCloseConnections: 'idle',
     // While closing, requests still arriving on open connections get our 503 envelope (below).
     return503OnClosing: false,
+    // A path Fastify's router cannot take (a bad percent-escape or an over-long id in a route's
+    // parameter) is answered here, before any hook runs: it gets what the hooks give every other
+    // request (the headers, the API limit, the request log), and an envelope that does not echo
+    // the path as Fastify's own answer does.
+    frameworkErrors: (error, request, reply) => {
+      reply.headers(securityHeaders);
+      if (logRequests) reply.raw.once('finish', () => logRequest(request, reply));
+      const answer = (err: unknown) => replyWithError(err, request, reply, redactUrl);
+      if (!isApi(request)) return answer(routerError(error));
+      reply.header('cache-control', 'no-store');
+      if (!ctx.limiter.enabled) return answer(routerError(error));
+      ctx.limiter
+        .check(API_LIMIT, clientNetwork(request.ip))
+        .then(() => answer(routerError(error)), answer);
+    },
   });
   // Each request's auth, loaded once (http/auth.ts): a declared slot keeps request objects alike.
   app.decorateRequest('authLoaded', null);
@@ -93,19 +128,6 @@ export function buildApp(
     }
   });
 
-  const securityHeaders = {
-    'x-content-type-options': 'nosniff',
-    // Tokens travel in URLs (mailed links): never leak them to another site.
-    'referrer-policy': 'no-referrer',
-    'x-frame-options': 'DENY',
-    // Popups this app opens (a sign-in provider, the SDK's OAuth2 flow) stay its own: the provider's
-    // pages pass, and the redirect page can close its window when done.
-    'cross-origin-opener-policy': 'same-origin-allow-popups',
-    'cross-origin-resource-policy': 'same-origin',
-    ...(ctx.config.appUrl.startsWith('https:')
-      ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
-      : {}),
-  };
   // Callback-style hooks: on every request an async hook's promise costs more than its work.
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(securityHeaders);
@@ -123,21 +145,24 @@ export function buildApp(
     ctx.limiter.check(API_LIMIT, clientNetwork(request.ip)).then(() => done(), done);
   });
 
-  if (log.isLevelEnabled('info')) {
+  // API requests at info; the page and its files (a dozen per page view) at debug. Written by the
+  // server's logger with the request's id, so no request logger is made for it.
+  function logRequest(request: FastifyRequest, reply: FastifyReply) {
+    log[isApi(request) ? 'info' : 'debug'](
+      {
+        reqId: request.id,
+        method: request.method,
+        url: redactUrl(request.url),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+        ip: request.ip,
+      },
+      'request',
+    );
+  }
+  if (logRequests) {
     app.addHook('onResponse', (request, reply, done) => {
-      // API requests at info; the page and its files (a dozen per page view) at debug. Written
-      // by the server's logger with the request's id, so no request logger is made for it.
-      log[isApi(request) ? 'info' : 'debug'](
-        {
-          reqId: request.id,
-          method: request.method,
-          url: redactUrl(request.url),
-          status: reply.statusCode,
-          ms: Math.round(reply.elapsedTime),
-          ip: request.ip,
-        },
-        'request',
-      );
+      logRequest(request, reply);
       done();
     });
   }
@@ -170,6 +195,17 @@ export function buildApp(
   app.register(adminRoutes(ctx));
   app.register(realtime.plugin);
   return app;
+}
+
+/**
+ * What a router refusal means to the client: a parameter longer than any id (`maxParamLength`,
+ * 100 characters; ids are 15) names nothing, a 404 as for any unknown id; a bad percent-escape
+ * is unreadable input, a 400 like a NUL character. Neither message echoes the path.
+ */
+function routerError(error: FastifyError): Error {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return new NotFoundError();
+  if (error.code === 'FST_ERR_BAD_URL') return new HttpError(400, LOADING_FAILED);
+  return error;
 }
 
 /** A NUL character in a URL, sent raw or percent-encoded. */

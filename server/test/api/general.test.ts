@@ -245,6 +245,37 @@ const rows: Scenario[] = [
     error: notFound,
     after: async (_t, _v, res) => expect(res.headers['cache-control']).toBe('no-store'),
   })),
+  ...[
+    ['GET', '/api/gatehouse/sessions/%ff'],
+    ['DELETE', '/api/gatehouse/sessions/%ff'],
+    ['DELETE', '/api/gatehouse/passkeys/ab%E0%A4%A'],
+  ].map(([method, path]): Scenario => ({
+    name: `${method} ${path}: a bad escape in an id is a 400 envelope, not the router's answer`,
+    method: method!,
+    path: path!,
+    status: 400,
+    error: loadError,
+    notContains: ['%ff', '%E0', 'FST_'],
+    after: async (_t, _v, res) => {
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['cache-control']).toBe('no-store');
+    },
+  })),
+  ...[
+    ['DELETE', PATHS.session('x'.repeat(5000))],
+    ['GET', PATHS.record('x'.repeat(5000))],
+  ].map(([method, path]): Scenario => ({
+    name: `${method} ${path!.slice(0, 40)}… (an id of 5,000 characters): the 404 envelope, not a raw 414`,
+    method: method!,
+    path: path!,
+    status: 404,
+    error: notFound,
+    notContains: ['xxxxxxxxxx', 'FST_'],
+    after: async (_t, _v, res) => {
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['cache-control']).toBe('no-store');
+    },
+  })),
   {
     name: 'garbage Authorization does not break a public endpoint (health)',
     method: 'GET',

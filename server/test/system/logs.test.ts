@@ -53,6 +53,9 @@ describe('log lines', () => {
     for (const path of ['/', '/favicon.svg', '/assets/missing.js'])
       await request(p.url, 'GET', path);
     await request(p.url, 'GET', PATHS.health);
+    // Paths Fastify's router refuses (a bad escape, an over-long id) are logged like any other.
+    await request(p.url, 'DELETE', '/api/gatehouse/sessions/%ff');
+    await request(p.url, 'DELETE', PATHS.session('x'.repeat(500)));
     await new Promise((r) => setTimeout(r, 300));
 
     const lines = jsonLines(p); // throws on any line that is not JSON
@@ -71,6 +74,14 @@ describe('log lines', () => {
 
     const requests = lines.filter((l) => l.msg === 'request');
     expect(requests.map((l) => l.url)).toContain(PATHS.health);
+    expect(requests.find((l) => l.url === '/api/gatehouse/sessions/%ff')).toMatchObject({
+      level: 30,
+      method: 'DELETE',
+      status: 400,
+    });
+    expect(requests.find((l) => String(l.url).endsWith('x'.repeat(500)))).toMatchObject({
+      status: 404,
+    });
     expect(requests.every((l) => String(l.url).startsWith('/api/'))).toBe(true);
     // Each names its request (the request's logger is made on its first line).
     const ids = requests.map((l) => l.reqId);
