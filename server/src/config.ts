@@ -61,12 +61,29 @@ const url = (name: string, protocols: string[]) =>
       return value.trim();
     });
 
-const secret = (name: string) =>
+/**
+ * TOKEN_SECRET values this repository shows as examples (deploy/compose.env.example). Anyone can
+ * read them, and whoever knows the secret can sign a session for any account, so a server given
+ * one refuses to start. A unit test (server/test/unit/example-secrets.test.ts) reads every example
+ * file and the docs and checks that each TOKEN_SECRET value in them is listed here.
+ */
+export const EXAMPLE_TOKEN_SECRETS: readonly string[] = ['change-me-openssl-rand-base64-48'];
+
+const secret = (name: string, examples: readonly string[] = []) =>
   z
     .string()
     .optional()
     .transform((value, ctx) => {
       if (value === undefined || value === '') return undefined;
+      if (examples.includes(value.trim())) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            `${name} is the example value from this project's files, which anyone can read: ` +
+            'set a secret of your own (at least 32 characters, e.g. `openssl rand -base64 48`)',
+        });
+        return z.NEVER;
+      }
       if (value.length < 32) {
         ctx.addIssue({ code: 'custom', message: `${name} must be at least 32 characters long` });
         return z.NEVER;
@@ -137,7 +154,7 @@ const envSchema = z.object({
     })
     .optional(),
   LOG_FORMAT: z.enum(['pretty', 'json'], { error: 'LOG_FORMAT must be pretty or json' }).optional(),
-  TOKEN_SECRET: secret('TOKEN_SECRET'),
+  TOKEN_SECRET: secret('TOKEN_SECRET', EXAMPLE_TOKEN_SECRETS),
   MAIL_POLL_MS: int('MAIL_POLL_MS', 5000, 10, 3_600_000),
   MAIL_RETRY_BASE_MS: int('MAIL_RETRY_BASE_MS', 5000, 10, 3_600_000),
   WEB_DIST: z.string().optional(),
