@@ -1,10 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../core/context.js';
+import { TooManyRequestsError } from '../core/errors.js';
 import type { AppEvent, OAuth2Event, RecordEvent } from '../core/events.js';
+import { clientNetwork } from '../core/rate-limit.js';
 import { liveSession } from '../core/sessions.js';
 import { USERS_COLLECTION_ID } from '../core/tokens.js';
 import { findUserById, userRecord } from '../core/users.js';
 import { randomString } from '../tools/random.js';
+import { REALTIME_LIMITS } from './limits.js';
 
 /**
  * The realtime clients connected to this instance and what they subscribed to (PocketBase's
@@ -14,7 +17,8 @@ import { randomString } from '../tools/random.js';
  * A client is one open `GET /api/realtime` response. Idle clients cost no timer: one shared sweep
  * writes a keep-alive comment to all of them and drops those that stopped reading. Writes never
  * wait: a client whose unsent output grows past MAX_BUFFERED_BYTES is dropped at once, so a slow
- * reader costs the others nothing.
+ * reader costs the others nothing. A client network, and a member, may hold only so many streams
+ * (REALTIME_LIMITS): past either, the request that would add one answers 429.
  */
 
 /** The topic of the SDK's all-in-one OAuth2 flow (`authWithOAuth2`). */
@@ -43,11 +47,15 @@ export class RealtimeClient {
   /** Unsent output was waiting at the last sweep and still is: the client is not reading. */
   stalled = false;
   closed = false;
+  /** What the per-network limit counts: the IPv4 address, or the IPv6 /64. */
+  readonly network: string;
 
   constructor(
     readonly ip: string,
     readonly response: ServerResponse,
-  ) {}
+  ) {
+    this.network = clientNetwork(ip);
+  }
 
   /** Topics matching `prefix` the way PocketBase matches them (`topic + '?'` starts with it). */
   matching(prefix: string): string[] {
@@ -66,6 +74,10 @@ export class Broker {
   private readonly clients = new Map<string, RealtimeClient>();
   /** Signed-in clients by member: every event is one member's, so a broadcast looks only here. */
   private readonly byUser = new Map<string, Set<RealtimeClient>>();
+  /** Open streams by client network, for its limit. */
+  private readonly byNetwork = new Map<string, number>();
+  /** None with RATE_LIMITS=off. */
+  private readonly limits: typeof REALTIME_LIMITS | undefined;
   private readonly maxBuffered: number;
   private readonly sweepTimer: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
@@ -75,6 +87,7 @@ export class Broker {
     options: BrokerOptions = {},
   ) {
     this.maxBuffered = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
+    this.limits = ctx.limiter.enabled ? REALTIME_LIMITS : undefined;
     this.sweepTimer = setInterval(() => this.sweep(), options.keepAliveMs ?? KEEP_ALIVE_MS);
     this.sweepTimer.unref();
     this.unsubscribe = ctx.events.subscribe((event) => this.onEvent(event));
@@ -85,23 +98,43 @@ export class Broker {
     return this.clients.size;
   }
 
+  /** Adds a new stream; one past its network's limit is refused (429) and not added. */
   register(client: RealtimeClient): void {
+    const open = this.byNetwork.get(client.network) ?? 0;
+    if (this.limits && open >= this.limits.streamsPerNetwork) throw new TooManyRequestsError();
+    this.byNetwork.set(client.network, open + 1);
     this.clients.set(client.id, client);
   }
 
+  /** Removes a stream and gives its slots back; again for the same stream does nothing. */
   unregister(client: RealtimeClient): void {
     client.closed = true;
     client.subscriptions.clear();
-    this.clients.delete(client.id);
     this.setAuth(client, null);
+    if (!this.clients.delete(client.id)) return;
+    const open = (this.byNetwork.get(client.network) ?? 1) - 1;
+    if (open > 0) this.byNetwork.set(client.network, open);
+    else this.byNetwork.delete(client.network);
   }
 
   get(id: string): RealtimeClient | undefined {
     return this.clients.get(id);
   }
 
-  /** Replaces the client's subscriptions and auth (PocketBase: unsubscribe all, then subscribe). */
+  /**
+   * Replaces the client's subscriptions and auth (PocketBase: unsubscribe all, then subscribe).
+   * Binding a stream to a member who already holds their limit of streams is refused (429) and
+   * changes nothing: the SDK then rejects its `subscribe` call and closes the stream itself.
+   */
   subscribe(client: RealtimeClient, auth: ClientAuth | null, topics: string[]): void {
+    if (
+      this.limits &&
+      auth &&
+      client.auth?.userId !== auth.userId &&
+      (this.byUser.get(auth.userId)?.size ?? 0) >= this.limits.streamsPerMember
+    ) {
+      throw new TooManyRequestsError();
+    }
     this.setAuth(client, auth);
     client.subscriptions = new Set(topics.filter((t) => t !== ''));
   }

@@ -14,9 +14,13 @@ import { Broker, type BrokerOptions, RealtimeClient } from './broker.js';
  * and the all-in-one `authWithOAuth2` work unchanged:
  *
  * - `GET /api/realtime`: a Server-Sent Events stream; its first message is `PB_CONNECT` with
- *   `{"clientId"}` (also the message `id`, which the SDK reads).
+ *   `{"clientId"}` (also the message `id`, which the SDK reads). 429 past the network's limit of
+ *   open streams (realtime/limits.ts).
  * - `POST /api/realtime` `{clientId, subscriptions}`: replaces the client's topics; the request's
- *   token decides whose records it receives (a member only ever gets their own).
+ *   token decides whose records it receives (a member only ever gets their own). 429 when it would
+ *   bind a stream to a member who holds their limit of streams: the refusal lands on this request,
+ *   not on the stream, because the SDK rejects a failed subscription and closes its stream, while
+ *   a stream the server ends is one it reconnects (every 2 s, for ever) as after a network fault.
  * - `GET|POST /api/oauth2-redirect`: forwards `{state, code, error}` to the client whose id is
  *   `state` (topic `@oauth2`), on whichever instance it is connected to.
  */
@@ -54,6 +58,8 @@ export function realtimeRoutes(ctx: AppContext, options: BrokerOptions = {}): Re
 
     app.get('/api/realtime', (request, reply) => {
       const client = new RealtimeClient(request.ip, reply.raw);
+      // Past its network's limit: a 429 in the envelope instead of a stream.
+      broker.register(client);
       reply.hijack();
       reply.raw.writeHead(200, {
         ...(reply.getHeaders() as OutgoingHttpHeaders),
@@ -63,7 +69,8 @@ export function realtimeRoutes(ctx: AppContext, options: BrokerOptions = {}): Re
         'x-accel-buffering': 'no',
       });
       reply.raw.on('close', () => broker.unregister(client));
-      broker.register(client);
+      // Gone before this handler ran (its 'close' came and went): its slot is given back now.
+      if (reply.raw.destroyed || request.raw.socket.destroyed) broker.unregister(client);
       broker.send(client, 'PB_CONNECT', JSON.stringify({ clientId: client.id }));
     });
 

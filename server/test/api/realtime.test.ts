@@ -1,10 +1,11 @@
+import { randomInt } from 'node:crypto';
 import net from 'node:net';
 import type { RecordSubscription } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PATHS } from '../support/contract.js';
+import { MSG, PATHS } from '../support/contract.js';
 import { waitUntil } from '../support/ports.js';
-import { openStream } from '../support/realtime.js';
-import { sdkClient } from '../support/sdk.js';
+import { openStream, type RawStream } from '../support/realtime.js';
+import { sdkClient, sdkError } from '../support/sdk.js';
 import {
   DATABASES,
   startTestServer,
@@ -346,5 +347,96 @@ describe.each(DATABASES)('realtime on %s', (db) => {
     } finally {
       pb.realtime.unsubscribe();
     }
+  });
+});
+
+/**
+ * How many streams a client may hold (server/src/realtime/limits.ts): 100 open per network, from
+ * the GET; 20 per member, from the subscription request that binds a stream to them. Each
+ * instance counts its own. RATE_LIMITS=on, as in production.
+ */
+describe.each(DATABASES)('realtime stream limits on %s', (db) => {
+  const TOO_MANY = { data: {}, message: MSG[429], status: 429 };
+  /** A documentation-range address of its own for each test. */
+  const address = () => `198.51.${randomInt(0, 255)}.${randomInt(1, 254)}`;
+  const ipv6Prefix = () =>
+    `2001:db8:${randomInt(0, 0xffff).toString(16)}:${randomInt(0, 0xffff).toString(16)}`;
+  let t: TestServer;
+  const open: RawStream[] = [];
+  beforeAll(async () => {
+    t = await startTestServer({ db, env: { RATE_LIMITS: 'on', TRUST_PROXY: '1' } });
+    await t.initialUser();
+  });
+  afterAll(async () => {
+    for (const stream of open.splice(0)) stream.close();
+    await t?.close();
+  });
+
+  /** Opens a stream from `from`; kept open until the end of the file unless the test closes it. */
+  const openFrom = async (from: string) => {
+    const stream = await openStream(t.url, { 'X-Forwarded-For': from });
+    if (stream.status === 200) open.push(stream);
+    return stream;
+  };
+
+  it('one address holds 100 open streams; the 101st is 429, and closing one frees its slot', async () => {
+    const from = address();
+    const streams = await Promise.all(Array.from({ length: 100 }, () => openFrom(from)));
+    expect(streams.map((s) => s.status)).toEqual(Array(100).fill(200));
+    expect(new Set(streams.map((s) => s.clientId)).size).toBe(100);
+
+    const refused = await t.request('GET', REALTIME, { headers: { 'X-Forwarded-For': from } });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual(TOO_MANY);
+    // Another address is not held by this one's streams.
+    expect((await openFrom(address())).status).toBe(200);
+
+    streams[0]!.close();
+    await waitUntil(async () => (await openFrom(from)).status === 200, 5000, 'the freed slot');
+    expect((await openFrom(from)).status).toBe(429);
+  });
+
+  it('an IPv6 client counts by its /64: 100 streams from several of its addresses, then 429', async () => {
+    const prefix = ipv6Prefix();
+    const streams = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => openFrom(`${prefix}::${(i + 1).toString(16)}`)),
+    );
+    expect(streams.map((s) => s.status)).toEqual(Array(100).fill(200));
+    expect((await openFrom(`${prefix}:0:ab:cd:ef`)).status).toBe(429);
+    expect((await openFrom(`${ipv6Prefix()}::1`)).status).toBe(200);
+  });
+
+  it('a member holds 20 streams: binding the 21st is 429, the SDK’s subscribe fails with it, and closing one frees a slot', async () => {
+    const u = await t.verifiedUser();
+    const from = address();
+    const bind = (stream: RawStream) =>
+      t.request('POST', REALTIME, {
+        body: { clientId: stream.clientId, subscriptions: [`users/${u.id}`] },
+        headers: { 'X-Forwarded-For': from, Authorization: u.token },
+      });
+    const streams = await Promise.all(Array.from({ length: 21 }, () => openFrom(from)));
+    const answers = [];
+    for (const stream of streams) answers.push(await bind(stream));
+    expect(answers.map((a) => a.status)).toEqual([...Array(20).fill(204), 429]);
+    expect(answers[20]!.body).toEqual(TOO_MANY);
+    // Refused as the member's, the stream is still a guest's: a guest subscription works.
+    const asGuest = await t.request('POST', REALTIME, {
+      body: { clientId: streams[20]!.clientId, subscriptions: ['@oauth2'] },
+      headers: { 'X-Forwarded-For': from },
+    });
+    expect(asGuest.status).toBe(204);
+
+    // The web app's SDK, from another address: its subscribe rejects with the 429, and it closes
+    // the stream it opened rather than reconnecting.
+    const pb = sdkClient(t.url, u.token, u.record);
+    const error = await sdkError(pb.collection('users').subscribe(u.id, () => {}));
+    expect(error.status).toBe(429);
+    expect(pb.realtime.isConnected).toBe(false);
+
+    // Re-subscribing a stream already bound to the member is not one more.
+    expect((await bind(streams[0]!)).status).toBe(204);
+    streams[0]!.close();
+    await waitUntil(async () => (await bind(streams[20]!)).status === 204, 5000, 'the freed slot');
+    expect((await bind(await openFrom(from))).status).toBe(429);
   });
 });

@@ -21,12 +21,16 @@ export interface RawStream {
   close(): void;
 }
 
-export async function openStream(baseUrl: string): Promise<RawStream> {
+/** `headers`: e.g. X-Forwarded-For, to open it from another address (with TRUST_PROXY). */
+export async function openStream(
+  baseUrl: string,
+  headers: Record<string, string> = {},
+): Promise<RawStream> {
   const messages: SseMessage[] = [];
   let ended = false;
   let finish!: () => void;
   const endedPromise = new Promise<void>((resolve) => (finish = resolve));
-  const request = http.get(`${baseUrl}/api/realtime`);
+  const request = http.get(`${baseUrl}/api/realtime`, { headers });
   const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
     request.once('response', resolve);
     request.once('error', reject);
