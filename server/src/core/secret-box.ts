@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { TokenSecrets } from './tokens.js';
 
 /**
@@ -9,13 +9,20 @@ import type { TokenSecrets } from './tokens.js';
  * out of anything short of the whole database (a row in a log, an export, a query's output). Each
  * sealed value is bound to its owner (`context`, authenticated, not encrypted), so it cannot be
  * moved to another member's row (docs/decisions/0026-two-step-sign-in.md).
+ *
+ * Secrets the server only compares (recovery codes) are kept as a keyed digest instead, under a
+ * second key derived the same way: a copy of the database cannot check a guess against them
+ * without the secrets (docs/decisions/0048-keyed-recovery-codes-and-admitted-attempts.md).
  */
 const VERSION = 'v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 export class SecretBox {
-  private constructor(private readonly key: Buffer) {}
+  private constructor(
+    private readonly key: Buffer,
+    private readonly digestKey: Buffer,
+  ) {}
 
   /** The box keyed from the server's token secrets (every instance derives the same key). */
   static fromSecrets(secrets: TokenSecrets): SecretBox {
@@ -24,7 +31,16 @@ export class SecretBox {
       .map((type) => `${type}=${secrets[type as keyof TokenSecrets]}`)
       .join('\n');
     const key = hkdfSync('sha256', ikm, 'gatehouse', 'gatehouse secret-box v1', 32);
-    return new SecretBox(Buffer.from(key));
+    const digestKey = hkdfSync('sha256', ikm, 'gatehouse', 'gatehouse keyed digest v1', 32);
+    return new SecretBox(Buffer.from(key), Buffer.from(digestKey));
+  }
+
+  /**
+   * HMAC-SHA256 of `value` for `purpose` (a digest of one purpose never matches another's),
+   * base64url: the same on every instance, and not computable from the database alone.
+   */
+  digest(value: string, purpose: string): string {
+    return createHmac('sha256', this.digestKey).update(`${purpose}\n${value}`).digest('base64url');
   }
 
   /** `v1.` + base64url(iv ‖ tag ‖ ciphertext). */

@@ -4,6 +4,7 @@ import * as OTPAuth from 'otpauth';
 import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
 import { TooManyRequestsError } from '../core/errors.js';
+import type { SecretBox } from '../core/secret-box.js';
 import type { Database, TwoStep } from '../db/schema.js';
 import { newId, randomString } from '../tools/random.js';
 import { fromNow, nowString } from '../tools/time.js';
@@ -83,14 +84,33 @@ function newRecoveryCode(): string {
   return randomString(12, RECOVERY_ALPHABET).replace(/(.{4})(?=.)/g, '$1-');
 }
 
-/** Recovery codes are compared without case, spaces or dashes, hashed with the member's id. */
-function recoveryHash(userId: string, code: string): string {
+/**
+ * Stored recovery codes are keyed: `k1.` and the box's digest (HMAC-SHA256 under a key derived
+ * from the token secrets, core/secret-box.ts) of the code's unkeyed hash, so a copy of the
+ * database cannot check a guess. Codes made before were stored as the unkeyed hash alone; taking
+ * the digest over it lets such a row be keyed without knowing its code (`keyOldRecoveryCodes`).
+ */
+const KEYED = 'k1.';
+const DIGEST_PURPOSE = 'recovery-code';
+
+/** SHA-256 of the member's id and the code (case, spaces and dashes dropped): the old stored form. */
+function unkeyedHash(userId: string, code: string): string {
   const normalized = cleanCode(code).toLowerCase();
   return createHash('sha256').update(`${userId}:${normalized}`).digest('base64url');
 }
 
+const keyed = (box: SecretBox, unkeyed: string) => KEYED + box.digest(unkeyed, DIGEST_PURPOSE);
+
+function recoveryHash(box: SecretBox, userId: string, code: string): string {
+  return keyed(box, unkeyedHash(userId, code));
+}
+
 /** Replaces the member's recovery codes with ten new ones; returns them (shown once). */
-export async function replaceRecoveryCodes(db: Db, userId: string): Promise<string[]> {
+export async function replaceRecoveryCodes(
+  db: Db,
+  box: SecretBox,
+  userId: string,
+): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   const created = nowString();
   await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
@@ -100,7 +120,7 @@ export async function replaceRecoveryCodes(db: Db, userId: string): Promise<stri
       codes.map((code) => ({
         id: newId(),
         user_id: userId,
-        code_hash: recoveryHash(userId, code),
+        code_hash: recoveryHash(box, userId, code),
         used_at: null,
         created,
       })),
@@ -109,15 +129,42 @@ export async function replaceRecoveryCodes(db: Db, userId: string): Promise<stri
   return codes;
 }
 
+/**
+ * Rewrites the member's recovery codes still stored unkeyed into the keyed form (each keeps
+ * working). Done when the member next uses one; new codes replace them all.
+ */
+async function keyOldRecoveryCodes(db: Db, box: SecretBox, userId: string): Promise<void> {
+  const old = await db
+    .selectFrom('recovery_codes')
+    .select(['id', 'code_hash'])
+    .where('user_id', '=', userId)
+    .where('code_hash', 'not like', `${KEYED}%`)
+    .execute();
+  for (const row of old) {
+    await db
+      .updateTable('recovery_codes')
+      .set({ code_hash: keyed(box, row.code_hash) })
+      .where('id', '=', row.id)
+      .where('code_hash', '=', row.code_hash)
+      .execute();
+  }
+}
+
 /** Uses one of the member's unused recovery codes; false when it is not one. */
-export async function useRecoveryCode(db: Db, userId: string, code: string): Promise<boolean> {
+export async function useRecoveryCode(
+  db: Db,
+  box: SecretBox,
+  userId: string,
+  code: string,
+): Promise<boolean> {
   const clean = cleanCode(code);
   if (clean.length === 0 || clean.length > 64) return false;
+  await keyOldRecoveryCodes(db, box, userId);
   const result = await db
     .updateTable('recovery_codes')
     .set({ used_at: nowString() })
     .where('user_id', '=', userId)
-    .where('code_hash', '=', recoveryHash(userId, clean))
+    .where('code_hash', '=', recoveryHash(box, userId, clean))
     .where('used_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
@@ -139,34 +186,68 @@ export function twoStepOf(db: Db, userId: string): Promise<TwoStep | undefined> 
   return db.selectFrom('two_step').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
 
-/** 429 while the member's second step is locked. */
-export function assertNotLocked(row: TwoStep | undefined): void {
-  if (row?.locked_until && row.locked_until > nowString()) throw new TooManyRequestsError();
+/** An attempt at a code that `admitAttempt` let through. */
+export interface Attempt {
+  /** It was the last one allowed in a row: it started the lock (lifted again if it is right). */
+  locked: boolean;
 }
 
 /**
- * Counts a wrong code. The fifth in a row locks the member's second step for 15 minutes (kept in
- * the database, so it holds on every instance) and starts the count again.
+ * Lets one attempt at a code through, before the code is checked: it is counted in advance, and
+ * the fifth in a row starts the 15-minute lock (kept in the database, so it holds on every
+ * instance) and starts the count again, in one conditional update. Parallel attempts therefore
+ * queue on the member's row, and no more than five are ever checked; a locked member gets 429,
+ * even for a right code. The code's outcome then settles the attempt: `clearFailures` when it was
+ * right, `attemptFailed` otherwise.
  */
-export async function countFailure(ctx: AppContext, userId: string, client: Client): Promise<void> {
-  await ctx.db
+export async function admitAttempt(db: Db, userId: string): Promise<Attempt> {
+  const now = nowString();
+  const lockedUntil = fromNow(LOCK_MS);
+  const row = await db
     .updateTable('two_step')
-    .set((eb) => ({ failures: eb('failures', '+', 1) }))
+    .set((eb) => {
+      const last = eb('failures', '>=', MAX_FAILURES - 1);
+      return {
+        failures: eb
+          .case()
+          .when(last)
+          .then(0)
+          .else(eb('failures', '+', 1))
+          .end(),
+        locked_until: eb.case().when(last).then(lockedUntil).else(null).end(),
+        updated: now,
+      };
+    })
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .returning('locked_until')
+    .executeTakeFirst();
+  if (!row) throw new TooManyRequestsError();
+  return { locked: row.locked_until !== null };
+}
+
+/** A right code: the count starts again, and a lock this attempt started is lifted. */
+export async function clearFailures(db: Db, userId: string, attempt: Attempt): Promise<void> {
+  await db
+    .updateTable('two_step')
+    .set({ failures: 0, ...(attempt.locked ? { locked_until: null } : {}), updated: nowString() })
     .where('user_id', '=', userId)
     .execute();
-  const locked = await ctx.db
-    .updateTable('two_step')
-    .set({ failures: 0, locked_until: fromNow(LOCK_MS), updated: nowString() })
-    .where('user_id', '=', userId)
-    .where('failures', '>=', MAX_FAILURES)
-    .executeTakeFirst();
-  if (Number(locked.numUpdatedRows) === 1) {
-    await recordEvent(ctx.db, {
-      type: 'second_step_locked',
-      userId,
-      client,
-      outcome: 'failure',
-      detail: { minutes: LOCK_MS / 60_000 },
-    });
-  }
+}
+
+/** A wrong code (or none checked): the attempt stays counted; a lock it started is logged. */
+export async function attemptFailed(
+  ctx: AppContext,
+  userId: string,
+  client: Client,
+  attempt: Attempt,
+): Promise<void> {
+  if (!attempt.locked) return;
+  await recordEvent(ctx.db, {
+    type: 'second_step_locked',
+    userId,
+    client,
+    outcome: 'failure',
+    detail: { minutes: LOCK_MS / 60_000 },
+  });
 }

@@ -14,8 +14,8 @@ import { nowString } from '../tools/time.js';
 import { lazyRequire } from '../tools/lazy-require.js';
 import type { Transaction } from 'kysely';
 import {
-  assertNotLocked,
-  countFailure,
+  admitAttempt,
+  attemptFailed,
   newTotpSecret,
   replaceRecoveryCodes,
   totpOf,
@@ -88,10 +88,11 @@ export async function enableTotp(
   if (row?.enabled === 1) throw new ValidationError(ALREADY_ON);
   const secret = row?.pending_secret ? ctx.box.open(row.pending_secret, user.id) : undefined;
   if (!row?.pending_secret || !secret) throw new ValidationError(NOT_SET_UP);
-  assertNotLocked(row);
+  // Counted before the check, like the second step of a sign-in (codes.ts).
+  const attempt = await admitAttempt(ctx.db, user.id);
   const step = totpStep(secret, input.code);
   if (step === undefined) {
-    await countFailure(ctx, user.id, client);
+    await attemptFailed(ctx, user.id, client, attempt);
     throw new ValidationError(VALIDATION_FAILED, { code: fieldError.invalidCode() });
   }
   const recoveryCodes = await ctx.db.transaction().execute(async (trx) => {
@@ -115,7 +116,7 @@ export async function enableTotp(
     if (Number(result.numUpdatedRows) !== 1) {
       throw new ValidationError(VALIDATION_FAILED, { code: fieldError.invalidCode() });
     }
-    const codes = await replaceRecoveryCodes(trx, user.id);
+    const codes = await replaceRecoveryCodes(trx, ctx.box, user.id);
     await notify(ctx, trx, user, client, 'totp_enabled', {
       subject: `Two-step sign-in was turned on for your ${ctx.config.appName} account`,
       what: `Two-step sign-in with an authenticator app was turned on for your ${ctx.config.appName} account: signing in now also asks for a code.`,
@@ -159,7 +160,7 @@ export async function renewRecoveryCodes(
   const row = await twoStepOf(ctx.db, user.id);
   if (row?.enabled !== 1) throw new ValidationError(NOT_ON);
   const recoveryCodes = await ctx.db.transaction().execute(async (trx) => {
-    const codes = await replaceRecoveryCodes(trx, user.id);
+    const codes = await replaceRecoveryCodes(trx, ctx.box, user.id);
     await notify(ctx, trx, user, client, 'recovery_codes_generated', {
       subject: `New recovery codes for your ${ctx.config.appName} account`,
       what: `New recovery codes were made for your ${ctx.config.appName} account; the earlier ones no longer work.`,

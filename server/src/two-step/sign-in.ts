@@ -12,8 +12,9 @@ import { findUserById } from '../core/users.js';
 import type { User } from '../db/schema.js';
 import {
   acceptStep,
-  assertNotLocked,
-  countFailure,
+  admitAttempt,
+  attemptFailed,
+  clearFailures,
   looksLikeTotp,
   totpStep,
   twoStepOf,
@@ -30,7 +31,9 @@ const invalidMfa = () =>
 /**
  * The second step of a sign-in: the `mfaId` from a right password plus a current code from the
  * authenticator app or an unused recovery code. The `mfaId` is used up only by a right code; a
- * wrong one counts towards the member's lock-out (5 in a row: 15 minutes, answered 429).
+ * wrong one counts towards the member's lock-out (5 in a row: 15 minutes, answered 429). The
+ * attempt is let through by the lock before the code is checked, so parallel guesses cannot all
+ * be checked before it.
  */
 export async function signInWithSecondStep(
   ctx: AppContext,
@@ -51,7 +54,7 @@ export async function signInWithSecondStep(
   const row = user ? await twoStepOf(ctx.db, user.id) : undefined;
   // Two-step turned off meanwhile: the mfaId is void; signing in with the password is enough now.
   if (!user || row?.enabled !== 1) throw invalidMfa();
-  assertNotLocked(row);
+  const attempt = await admitAttempt(ctx.db, user.id);
 
   const method = looksLikeTotp(input.code) ? 'totp' : 'recovery_code';
   try {
@@ -63,28 +66,26 @@ export async function signInWithSecondStep(
         const step = secret ? totpStep(secret, input.code) : undefined;
         right = step !== undefined && (await acceptStep(trx, user.id, step));
       } else {
-        right = await useRecoveryCode(trx, user.id, input.code);
-        if (right) {
-          await trx
-            .updateTable('two_step')
-            .set({ failures: 0 })
-            .where('user_id', '=', user.id)
-            .execute();
-        }
+        right = await useRecoveryCode(trx, ctx.box, user.id, input.code);
       }
       if (!right) throw new WrongCode();
+      await clearFailures(trx, user.id, attempt);
     });
   } catch (error) {
-    if (!(error instanceof WrongCode)) throw error;
-    await recordEvent(ctx.db, {
-      type: 'sign_in',
-      userId: user.id,
-      client,
-      outcome: 'failure',
-      detail: { method, reason: 'wrong_code' },
-    });
-    await countFailure(ctx, user.id, client);
-    throw new ValidationError(VALIDATION_FAILED, { code: fieldError.invalidCode() });
+    if (error instanceof WrongCode) {
+      await recordEvent(ctx.db, {
+        type: 'sign_in',
+        userId: user.id,
+        client,
+        outcome: 'failure',
+        detail: { method, reason: 'wrong_code' },
+      });
+    }
+    await attemptFailed(ctx, user.id, client, attempt);
+    if (error instanceof WrongCode) {
+      throw new ValidationError(VALIDATION_FAILED, { code: fieldError.invalidCode() });
+    }
+    throw error;
   }
   return { user, method };
 }

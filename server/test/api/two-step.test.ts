@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import PocketBase, { ClientResponseError } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthResponse } from '../support/checks.js';
 import { envelope, ID_RE, MSG, PATHS, subjects } from '../support/contract.js';
-import { DATABASES, startTestServer, type TestServer } from '../support/server.js';
+import { withDatabase } from '../support/db.js';
+import { DATABASES, startTestServer, testTokenSecret, type TestServer } from '../support/server.js';
 import { scenarios, type Scenario, type Vars } from '../support/table.js';
 import { mfaIdFor, totpCode, twoStepMember } from '../support/totp.js';
 
@@ -27,6 +29,21 @@ async function member(s: TestServer): Promise<Vars> {
     recovery2: m.recoveryCodes[1]!,
   };
 }
+
+/** How recovery codes were stored before they were keyed: SHA-256 of `id:code`, base64url. */
+const unkeyedHash = (userId: string, code: string) =>
+  createHash('sha256')
+    .update(`${userId}:${code.replace(/[\s-]/g, '').toLowerCase()}`)
+    .digest('base64url');
+
+const storedHashes = (s: TestServer, userId: string) =>
+  withDatabase(s, (d) =>
+    d
+      .selectFrom('recovery_codes')
+      .select(['code_hash', 'used_at'])
+      .where('user_id', '=', userId)
+      .execute(),
+  );
 
 const mailTo =
   (s: TestServer, email: string, subject: string) => (m: { to: string[]; subject: string }) =>
@@ -547,5 +564,73 @@ describe.each(DATABASES)('two-step sign-in (authenticator app, recovery codes) o
     expect(refreshed.record.id).toBe(m.id);
     const status = await pb.send('/api/gatehouse/totp', {});
     expect(status).toEqual({ enabled: true, recoveryCodesLeft: 10 });
+  });
+
+  it('recovery codes are stored keyed with the server secret: a copy of the database cannot check a guess', async () => {
+    const m = await twoStepMember(t);
+    const rows = await storedHashes(t, m.id);
+    expect(rows).toHaveLength(10);
+    const unkeyed = m.recoveryCodes.map((c) => unkeyedHash(m.id, c));
+    for (const row of rows) {
+      expect(unkeyed).not.toContain(row.code_hash);
+      for (const h of unkeyed) expect(row.code_hash).not.toContain(h);
+    }
+    // The same database under another TOKEN_SECRET: the member's password still works, but no
+    // recovery code can be told from a wrong one.
+    const copy = await startTestServer({
+      db,
+      shareDatabaseOf: t,
+      env: { TOKEN_SECRET: testTokenSecret() },
+    });
+    try {
+      const res = await copy.post(PATHS.authWithTotp, {
+        mfaId: await mfaIdFor(copy, m),
+        code: m.recoveryCodes[0],
+      });
+      expect(res.body).toEqual(invalidCode);
+    } finally {
+      await copy.close();
+    }
+    // With the server's own secret the code works (once).
+    const ok = await t.post(PATHS.authWithTotp, {
+      mfaId: await mfaIdFor(t, m),
+      code: m.recoveryCodes[0],
+    });
+    expect(ok.status, ok.text).toBe(200);
+    expect((await t.get(PATHS.totp, m.token)).body.recoveryCodesLeft).toBe(9);
+  });
+
+  it('recovery codes stored before they were keyed still work once; using one keys them all', async () => {
+    const m = await twoStepMember(t);
+    // The member's codes as an earlier version stored them.
+    await withDatabase(t, async (d) => {
+      await d.deleteFrom('recovery_codes').where('user_id', '=', m.id).execute();
+      await d
+        .insertInto('recovery_codes')
+        .values(
+          m.recoveryCodes.map((code, i) => ({
+            id: `legacyrecovery${i}`,
+            user_id: m.id,
+            code_hash: unkeyedHash(m.id, code),
+            used_at: null,
+            created: '2026-01-01 00:00:00.000Z',
+          })),
+        )
+        .execute();
+    });
+    const signIn = async (code: string) =>
+      t.post(PATHS.authWithTotp, { mfaId: await mfaIdFor(t, m), code });
+    const first = await signIn(m.recoveryCodes[0]!.toUpperCase());
+    expect(first.status, first.text).toBe(200);
+    // No code is left in the old form, used or not.
+    const unkeyed = m.recoveryCodes.map((c) => unkeyedHash(m.id, c));
+    const rows = await storedHashes(t, m.id);
+    expect(rows).toHaveLength(10);
+    expect(rows.filter((r) => r.used_at !== null)).toHaveLength(1);
+    for (const row of rows) expect(unkeyed).not.toContain(row.code_hash);
+    // The used one is spent; the others still work.
+    expect((await signIn(m.recoveryCodes[0]!)).body).toEqual(invalidCode);
+    expect((await signIn(m.recoveryCodes[1]!)).status).toBe(200);
+    expect((await t.get(PATHS.totp, m.token)).body.recoveryCodesLeft).toBe(8);
   });
 });

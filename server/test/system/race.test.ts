@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MSG, PATHS } from '../support/contract.js';
+import { envelope, MSG, PATHS } from '../support/contract.js';
+import type { Json } from '../support/http.js';
 import {
   DATABASES,
   startTestServer,
@@ -7,6 +8,7 @@ import {
   uniqueEmail,
   type TestServer,
 } from '../support/server.js';
+import { mfaIdFor, totpCode, twoStepMember } from '../support/totp.js';
 
 const N = 8;
 
@@ -96,5 +98,36 @@ describe.each(DATABASES)('races on %s', (db) => {
     await t.mail.waitForMailTo(u.email);
     await new Promise((r) => setTimeout(r, 600));
     expect(t.mail.countTo(u.email)).toBe(1);
+  });
+
+  it('30 wrong second-step codes at once for one member: at most 5 are checked, then the lock holds', async () => {
+    const m = await twoStepMember(t);
+    const mfaId = await mfaIdFor(t, m);
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        t.post(PATHS.authWithTotp, { mfaId, code: String(100_000 + i * 7919) }),
+      ),
+    );
+    const statuses = results.map((r) => r.status);
+    const checked = results.filter((r) => r.status === 400);
+    expect(checked.length, statuses.join(' ')).toBeLessThanOrEqual(5);
+    for (const r of checked) {
+      expect(r.body).toEqual(envelope(400, MSG.validate, { code: 'validation_invalid_code' }));
+    }
+    for (const r of results.filter((x) => x.status !== 400)) {
+      expect(r.body).toEqual(envelope(429, MSG[429]));
+    }
+    // The security log agrees: one wrong code per 400, and the lock once.
+    const log = await t.get(`${PATHS.securityEvents}?perPage=100`, m.token);
+    const items = log.body.items as { type: string; outcome: string; detail: Json }[];
+    const wrong = items.filter((e) => e.type === 'sign_in' && e.detail.reason === 'wrong_code');
+    expect(wrong).toHaveLength(checked.length);
+    expect(items.filter((e) => e.type === 'second_step_locked')).toHaveLength(1);
+    // Locked: even the right code is refused.
+    const right = await t.post(PATHS.authWithTotp, {
+      mfaId: await mfaIdFor(t, m),
+      code: totpCode(m.secret, 1),
+    });
+    expect(right.status).toBe(429);
   });
 });
