@@ -385,6 +385,8 @@ describe.each(DATABASES)('realtime stream limits on %s', (db) => {
     expect(streams.map((s) => s.status)).toEqual(Array(100).fill(200));
     expect(new Set(streams.map((s) => s.clientId)).size).toBe(100);
 
+    // (A stream first: without the limit it would open, and a plain request would wait for ever.)
+    expect((await openFrom(from)).status).toBe(429);
     const refused = await t.request('GET', REALTIME, { headers: { 'X-Forwarded-For': from } });
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual(TOO_MANY);
