@@ -56,7 +56,8 @@ const parseTransports = (json: string) =>
 
 /**
  * Creation options for the browser (@simplewebauthn/browser's startRegistration): a discoverable
- * credential with user verification, no attestation, the member's passkeys excluded.
+ * credential with user verification, no attestation, the member's passkeys excluded. Its
+ * challenge replaces the member's oldest beyond five (challenges.ts).
  */
 export async function registrationOptions(ctx: AppContext, user: User) {
   const { rpID, rpName } = relyingParty(ctx);

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthResponse } from '../support/checks.js';
 import { DATE_RE, envelope, ID_RE, MSG, PATHS, subjects } from '../support/contract.js';
+import { withDatabase } from '../support/db.js';
 import type { Json } from '../support/http.js';
 import { APP_URL, DATABASES, startTestServer, type TestServer } from '../support/server.js';
 import { scenarios, type Scenario } from '../support/table.js';
@@ -500,4 +501,39 @@ describe.each(DATABASES)('passkeys on %s', (db) => {
     ),
   ];
   scenarios(() => t, rows);
+
+  it('registration options: 50 requests keep at most 5 live challenges for the member; the latest still registers', async () => {
+    const u = await t.verifiedUser();
+    const options = () => t.post(PATHS.passkeyOptions, {}, u.token);
+    const first = await options();
+    const burst = await Promise.all(Array.from({ length: 48 }, options));
+    const last = await options();
+    for (const res of [first, ...burst, last]) expect(res.status, res.text).toBe(200);
+    const stored = await withDatabase(t, (d) =>
+      d
+        .selectFrom('passkey_challenges')
+        .select('challenge')
+        .where('user_id', '=', u.id)
+        .where('kind', '=', 'registration')
+        .execute(),
+    );
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored.length).toBeLessThanOrEqual(5);
+    expect(stored.map((r) => r.challenge)).toContain(last.body.challenge);
+    const key = new SoftAuthenticator(APP_URL);
+    // The oldest was dropped to make room: its answer is refused like any unknown challenge.
+    const stale = await t.post(
+      PATHS.passkeys,
+      { name: 'Old tab', response: key.register(first.body) },
+      u.token,
+    );
+    expect(stale.body).toEqual(invalidPasskey);
+    const res = await t.post(
+      PATHS.passkeys,
+      { name: 'Laptop', response: key.register(last.body) },
+      u.token,
+    );
+    expect(res.status, res.text).toBe(200);
+    expect((await t.get(PATHS.passkeys, u.token)).body.items).toHaveLength(1);
+  });
 });
