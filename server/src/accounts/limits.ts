@@ -1,17 +1,28 @@
 import type { Limit } from '../core/rate-limit.js';
 
 /**
- * The account actions' abuse limits (per client network unless the name says otherwise: an IPv4
- * address or an IPv6 /64; email change is per member). Sign-in failures are counted per email from one network, and per email
- * from everywhere with a wider ceiling, so guessing stops without letting anyone lock an owner
- * out from elsewhere (docs/decisions/0012-sign-in-limits-without-lock-out.md).
+ * The account actions' abuse limits, per client network (an IPv4 address or an IPv6 /64) unless
+ * marked `per: 'account'`: email change is per member, and sign-in failures are counted per email
+ * from one network and per email from everywhere with a wider ceiling, so guessing stops without
+ * letting anyone lock an owner out from elsewhere
+ * (docs/decisions/0012-sign-in-limits-without-lock-out.md).
  */
 export const ACCOUNT_LIMITS = {
   signIn: { name: 'login', max: 10, windowMs: 60_000 },
-  signInFailuresPerEmailAndNetwork: { name: 'login-fail', max: 10, windowMs: 15 * 60_000 },
-  signInFailuresPerEmail: { name: 'login-fail-email', max: 100, windowMs: 15 * 60_000 },
+  signInFailuresPerEmailAndNetwork: {
+    name: 'login-fail',
+    max: 10,
+    windowMs: 15 * 60_000,
+    per: 'account',
+  },
+  signInFailuresPerEmail: {
+    name: 'login-fail-email',
+    max: 100,
+    windowMs: 15 * 60_000,
+    per: 'account',
+  },
   signUp: { name: 'signup', max: 10, windowMs: 60_000 },
   requestMail: { name: 'request-mail', max: 5, windowMs: 60_000 },
   confirm: { name: 'confirm', max: 10, windowMs: 60_000 },
-  emailChange: { name: 'email-change-member', max: 5, windowMs: 60 * 60_000 },
+  emailChange: { name: 'email-change-member', max: 5, windowMs: 60 * 60_000, per: 'account' },
 } satisfies Record<string, Limit>;

@@ -22,22 +22,47 @@ export interface WindowCounts {
   previous: number;
 }
 
+/**
+ * What a limit counts per (`Limit.per`): a client's address (the default: an IPv4 address, an IPv6
+ * /64), or an account (a member id, an email, an email from one network).
+ */
+export type CounterPool = 'address' | 'account';
+
 export interface CounterStore {
-  /** Adds one hit to window `window` of `key`; returns its count and window `window - 1`'s. */
-  hit(key: string, window: number, windowMs: number): Promise<WindowCounts | undefined>;
+  /**
+   * Adds one hit to window `window` of `key`, a counter of `pool`; returns its count and window
+   * `window - 1`'s.
+   */
+  hit(
+    key: string,
+    window: number,
+    windowMs: number,
+    pool?: CounterPool,
+  ): Promise<WindowCounts | undefined>;
   /** Takes back one hit made in window `window` of `key` (nothing when there is none). */
-  unhit(key: string, window: number): Promise<void>;
+  unhit(key: string, window: number, pool?: CounterPool): Promise<void>;
   close(): Promise<void>;
 }
 
-/** At most this many keys in memory; past it the oldest are dropped (docs/decisions/0012). */
+/**
+ * At most this many keys in memory per pool (address and account counters); past it the pool's
+ * oldest are dropped (docs/decisions/0012).
+ */
 export const MEMORY_MAX_KEYS = 100_000;
 
+type Entry = { window: number; count: number; previous: number; expires: number };
+
+/**
+ * Counters in this process's memory, in two bounded pools. A client with many addresses makes a
+ * key per address (every /api request counts against its address), so with one pool it could push
+ * out the per-account counters that stop password guessing and reset them; an address key only
+ * ever pushes out another address key.
+ */
 export class MemoryCounterStore implements CounterStore {
-  private readonly counters = new Map<
-    string,
-    { window: number; count: number; previous: number; expires: number }
-  >();
+  private readonly pools: Record<CounterPool, Map<string, Entry>> = {
+    address: new Map(),
+    account: new Map(),
+  };
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly maxKeys = MEMORY_MAX_KEYS) {
@@ -45,25 +70,32 @@ export class MemoryCounterStore implements CounterStore {
     this.sweeper.unref();
   }
 
-  /** How many keys are held now. */
+  /** How many keys are held now, in both pools. */
   get size(): number {
-    return this.counters.size;
+    return this.pools.address.size + this.pools.account.size;
   }
 
-  keys(): string[] {
-    return [...this.counters.keys()];
+  keys(pool?: CounterPool): string[] {
+    if (pool) return [...this.pools[pool].keys()];
+    return [...this.pools.address.keys(), ...this.pools.account.keys()];
   }
 
-  async hit(key: string, window: number, windowMs: number): Promise<WindowCounts> {
-    let entry = this.counters.get(key);
+  async hit(
+    key: string,
+    window: number,
+    windowMs: number,
+    pool: CounterPool = 'address',
+  ): Promise<WindowCounts> {
+    const counters = this.pools[pool];
+    let entry = counters.get(key);
     if (!entry) {
-      // Full: drop the oldest key (a Map iterates in insertion order).
-      if (this.counters.size >= this.maxKeys) {
-        const oldest = this.counters.keys().next();
-        if (!oldest.done) this.counters.delete(oldest.value);
+      // Full: drop the pool's oldest key (a Map iterates in insertion order).
+      if (counters.size >= this.maxKeys) {
+        const oldest = counters.keys().next();
+        if (!oldest.done) counters.delete(oldest.value);
       }
       entry = { window, count: 0, previous: 0, expires: 0 };
-      this.counters.set(key, entry);
+      counters.set(key, entry);
     } else if (entry.window !== window) {
       entry.previous = entry.window === window - 1 ? entry.count : 0;
       entry.window = window;
@@ -74,8 +106,8 @@ export class MemoryCounterStore implements CounterStore {
     return { current: entry.count, previous: entry.previous };
   }
 
-  async unhit(key: string, window: number): Promise<void> {
-    const entry = this.counters.get(key);
+  async unhit(key: string, window: number, pool: CounterPool = 'address'): Promise<void> {
+    const entry = this.pools[pool].get(key);
     if (!entry) return;
     if (entry.window === window) entry.count = Math.max(0, entry.count - 1);
     else if (entry.window === window + 1) entry.previous = Math.max(0, entry.previous - 1);
@@ -83,7 +115,9 @@ export class MemoryCounterStore implements CounterStore {
 
   private sweep(): void {
     const now = Date.now();
-    for (const [key, entry] of this.counters) if (entry.expires <= now) this.counters.delete(key);
+    for (const counters of Object.values(this.pools)) {
+      for (const [key, entry] of counters) if (entry.expires <= now) counters.delete(key);
+    }
   }
 
   async close(): Promise<void> {
@@ -162,7 +196,13 @@ export class RedisCounterStore implements CounterStore {
     return [`${this.prefix}${key}:${window}`, `${this.prefix}${key}:${window - 1}`];
   }
 
-  async hit(key: string, window: number, windowMs: number): Promise<WindowCounts> {
+  /** `pool` matters only to the memory fallback: Redis holds every key until it expires. */
+  async hit(
+    key: string,
+    window: number,
+    windowMs: number,
+    pool?: CounterPool,
+  ): Promise<WindowCounts> {
     if (this.useRedis()) {
       try {
         const [current, previous] = (await this.redis.eval(
@@ -177,10 +217,10 @@ export class RedisCounterStore implements CounterStore {
         this.markDown((error as Error).message);
       }
     }
-    return this.fallback.hit(key, window, windowMs);
+    return this.fallback.hit(key, window, windowMs, pool);
   }
 
-  async unhit(key: string, window: number): Promise<void> {
+  async unhit(key: string, window: number, pool?: CounterPool): Promise<void> {
     if (this.useRedis()) {
       try {
         await this.redis.eval(UNHIT, 1, this.keys(key, window)[0]);
@@ -189,7 +229,7 @@ export class RedisCounterStore implements CounterStore {
         this.markDown((error as Error).message);
       }
     }
-    await this.fallback.unhit(key, window);
+    await this.fallback.unhit(key, window, pool);
   }
 
   async close(): Promise<void> {
@@ -213,6 +253,11 @@ export interface Limit {
   name: string;
   max: number;
   windowMs: number;
+  /**
+   * `account` when the subject is an account (a member id, an email) rather than a client's
+   * address (the default): the memory store keeps those counters apart (MemoryCounterStore).
+   */
+  per?: CounterPool;
 }
 
 /** The counter key of `subject` under `limit`: its name and a 22-character digest. */
@@ -250,8 +295,8 @@ export class RateLimiter {
     const now = Date.now();
     const window = Math.floor(now / limit.windowMs);
     const key = counterKey(limit, subject);
-    const counts = await store.hit(key, window, limit.windowMs);
-    const takeBack = () => store.unhit(key, window);
+    const counts = await store.hit(key, window, limit.windowMs, limit.per);
+    const takeBack = () => store.unhit(key, window, limit.per);
     if (counts && slidingCount(counts, now, limit.windowMs) > limit.max) {
       if (!options.refusedCounts) await takeBack();
       throw new TooManyRequestsError();

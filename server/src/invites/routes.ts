@@ -15,7 +15,7 @@ import {
 } from './service.js';
 
 /** Generation by the initial user: 10 presses a minute. */
-const GENERATE_LIMIT: Limit = { name: 'generate', max: 10, windowMs: 60_000 };
+const GENERATE_LIMIT: Limit = { name: 'generate', max: 10, windowMs: 60_000, per: 'account' };
 
 /**
  * Sign-up's early look at a typed code: 10 a minute per client network, as sign-up itself

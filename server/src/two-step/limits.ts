@@ -9,5 +9,5 @@ export const TWO_STEP_LIMITS = {
   /** auth-with-totp, per client address (an IPv6 client: its /64). */
   secondStep: { name: 'second-step', max: 10, windowMs: 60_000 },
   /** Password checks before turning two-step off or renewing recovery codes, per member. */
-  password: { name: 'two-step-password', max: 10, windowMs: 15 * 60_000 },
+  password: { name: 'two-step-password', max: 10, windowMs: 15 * 60_000, per: 'account' },
 } satisfies Record<string, Limit>;

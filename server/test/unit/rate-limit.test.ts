@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ACCOUNT_LIMITS } from '../../src/accounts/limits.js';
 import { TooManyRequestsError } from '../../src/core/errors.js';
 import {
   clientNetwork,
@@ -6,7 +7,11 @@ import {
   RateLimiter,
   slidingCount,
   type CounterStore,
+  type Limit,
 } from '../../src/core/rate-limit.js';
+import { PASSKEY_LIMITS } from '../../src/passkeys/limits.js';
+import { PROVIDER_LIMITS } from '../../src/providers/limits.js';
+import { TWO_STEP_LIMITS } from '../../src/two-step/limits.js';
 
 describe('sliding-window count', () => {
   const windowMs = 60_000;
@@ -97,6 +102,70 @@ describe('memory counter store is bounded', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('account counters survive a flood of address keys', () => {
+  const perAddress = { name: 'api', max: 300, windowMs: 60_000 };
+  const perAccount = {
+    name: 'login-fail-email',
+    max: 3,
+    windowMs: 60_000,
+    per: 'account' as const,
+  };
+
+  it('address keys past the cap push out only address keys: an account at its limit stays there', async () => {
+    const store = new MemoryCounterStore(1000);
+    const limiter = new RateLimiter(store);
+    try {
+      for (let i = 0; i < 3; i++) await limiter.check(perAccount, 'victim@example.com');
+      // One request from each of 5,000 addresses: five times the cap.
+      for (let i = 0; i < 5000; i++) {
+        await limiter.check(perAddress, `198.51.${Math.floor(i / 256)}.${i % 256}`);
+      }
+      expect(store.keys('address')).toHaveLength(1000);
+      await expect(limiter.check(perAccount, 'victim@example.com')).rejects.toBeInstanceOf(
+        TooManyRequestsError,
+      );
+      // The oldest address keys went.
+      await expect(limiter.check(perAddress, '198.51.0.0')).resolves.toBeUndefined();
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  it('account keys have a bounded pool of their own, oldest dropped first', async () => {
+    const store = new MemoryCounterStore(100);
+    try {
+      await store.hit('api:one', 1, 60_000);
+      for (let i = 0; i < 500; i++) await store.hit(`acct-${i}`, 1, 60_000, 'account');
+      expect(store.keys('account')).toHaveLength(100);
+      expect(store.keys('account')[0]).toBe('acct-400');
+      // …and they push out no address key.
+      expect(store.keys('address')).toEqual(['api:one']);
+      // A hit taken back is taken from its own pool.
+      await store.hit('acct-499', 1, 60_000, 'account');
+      await store.unhit('acct-499', 1, 'account');
+      expect(await store.hit('acct-499', 1, 60_000, 'account')).toEqual({
+        current: 2,
+        previous: 0,
+      });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('the limits counted per account say so', () => {
+  it('sign-in failures, email change and two-step password checks are per account; the rest per address', () => {
+    const all = { ...ACCOUNT_LIMITS, ...TWO_STEP_LIMITS, ...PASSKEY_LIMITS, ...PROVIDER_LIMITS };
+    const perAccount = Object.values(all as Record<string, Limit>)
+      .filter((l) => l.per === 'account')
+      .map((l) => l.name)
+      .sort();
+    expect(perAccount).toEqual(
+      ['email-change-member', 'login-fail', 'login-fail-email', 'two-step-password'].sort(),
+    );
   });
 });
 
