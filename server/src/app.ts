@@ -17,6 +17,9 @@ import type { WebApp } from './http/web-app.js';
 import { lazyChild } from './logger.js';
 import { inviteRoutes } from './invites/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
+import { passwordProof } from './accounts/reauth.js';
+import { codeProof } from './two-step/reauth.js';
+import { passkeyProof } from './passkeys/sign-in.js';
 import { auditRoutes } from './audit/routes.js';
 import { twoStepRoutes } from './two-step/routes.js';
 import { passkeyRoutes } from './passkeys/routes.js';
@@ -187,7 +190,7 @@ export function buildApp(
   });
   app.register(accountRoutes(ctx));
   app.register(inviteRoutes(ctx));
-  app.register(sessionRoutes(ctx));
+  app.register(sessionRoutes(ctx, [passwordProof, codeProof, passkeyProof]));
   app.register(auditRoutes(ctx));
   app.register(twoStepRoutes(ctx));
   app.register(passkeyRoutes(ctx));

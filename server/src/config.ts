@@ -159,6 +159,7 @@ const envSchema = z.object({
   MAIL_RETRY_BASE_MS: int('MAIL_RETRY_BASE_MS', 5000, 10, 3_600_000),
   WEB_DIST: z.string().optional(),
   SESSION_MAX_DAYS: int('SESSION_MAX_DAYS', 30, 1, 3650),
+  REAUTH_MINUTES: int('REAUTH_MINUTES', 10, 1, 1440),
   AUDIT_RETENTION_DAYS: int('AUDIT_RETENTION_DAYS', 90, 1, 3650),
   METRICS_TOKEN: z
     .string()
@@ -300,6 +301,8 @@ export interface Config {
   webDist: string;
   /** A session's absolute lifetime from sign-in. */
   sessionMaxDays: number;
+  /** How long a session stays fresh after a sign-in or a "Confirm it's you" (core/reauth.ts). */
+  reauthMinutes: number;
   /** How long security events are kept. */
   auditRetentionDays: number;
   /** Enables GET /api/metrics for this bearer token. */
@@ -352,6 +355,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
     webDist: path.resolve(e.WEB_DIST?.trim() || path.join(projectRoot, 'web', 'dist')),
     sessionMaxDays: e.SESSION_MAX_DAYS,
+    reauthMinutes: e.REAUTH_MINUTES,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     metricsToken: e.METRICS_TOKEN,
     providers,

@@ -87,8 +87,9 @@ export async function startServer(
     const queries = preparedQueries(database, { maxAgeMs: () => SHARED_CACHE_MAX_AGE_MS });
     events.subscribe((event) => {
       if (event.type === 'user-changed') queries.forgetUser(event.userId);
-      else if (event.type === 'session-ended') queries.forgetSession(event.userId, event.sessionId);
-      else if (event.type === 'resync') queries.forgetAll();
+      else if (event.type === 'session-ended' || event.type === 'session-changed') {
+        queries.forgetSession(event.userId, event.sessionId);
+      } else if (event.type === 'resync') queries.forgetAll();
     });
 
     const ctx = createContext(config, database, secrets, {

@@ -9,6 +9,7 @@ import {
   VALIDATION_FAILED,
 } from '../core/errors.js';
 import { endSessions } from '../core/sessions.js';
+import { inTransaction } from '../core/transaction.js';
 import { Tokens } from '../core/tokens.js';
 import { findUserByEmail, findUserByToken } from '../core/users.js';
 import { isUniqueViolation } from '../db/connect.js';
@@ -21,6 +22,7 @@ import { ACCOUNT_LIMITS } from './limits.js';
 import { emailChangeMail, emailTakenMail } from './mails.js';
 import { queueNotice } from './notices.js';
 import { isCurrentPassword } from './passwords.js';
+import { countFailure } from './sign-in.js';
 
 const sameAsCurrent = (): FieldError => ({
   code: 'validation_not_in_invalid',
@@ -68,7 +70,8 @@ export async function requestEmailChange(
 
 /**
  * confirm-email-change: the link's token and the account's password move the account to the new
- * address. The account becomes verified (the link reached the new mailbox), the tokenKey rotates,
+ * address. A wrong password counts against the account's sign-in failure limits and is logged.
+ * The account becomes verified (the link reached the new mailbox), the tokenKey rotates,
  * every session ends, and the old address is told.
  */
 export async function confirmEmailChange(
@@ -86,8 +89,22 @@ export async function confirmEmailChange(
     errors.token = fieldError.invalidToken();
   }
   if (input.password === '') errors.password = fieldError.required();
-  else if (!user || !(await isCurrentPassword(user.password_hash, input.password))) {
-    errors.password = fieldError.invalidPassword();
+  else if (!user) errors.password = fieldError.invalidPassword();
+  else {
+    // A guess at the password counts like a failed sign-in on this account (taken back when it
+    // is right): a link in hand does not make guessing cheaper than the sign-in form.
+    const takeBack = await countFailure(ctx, user.email, client);
+    if (await isCurrentPassword(user.password_hash, input.password)) await takeBack();
+    else {
+      errors.password = fieldError.invalidPassword();
+      await recordEvent(ctx.db, {
+        type: 'email_changed',
+        userId: user.id,
+        client,
+        outcome: 'failure',
+        detail: { reason: 'wrong_password' },
+      });
+    }
   }
   assertNoFieldErrors(errors, VALIDATION_FAILED);
   if (!user || typeof newEmail !== 'string') return; // (asserted above)
@@ -96,7 +113,8 @@ export async function confirmEmailChange(
   const now = formatDate(at);
   const tokenTaken = () => ({ token: fieldError.invalidToken() });
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    await inTransaction(ctx, async (work) => {
+      const { trx } = work;
       const changed = await trx
         .updateTable('users')
         .set({ email: newEmail, verified: 1, token_key: newSecret(), updated: now })
@@ -106,13 +124,12 @@ export async function confirmEmailChange(
         .executeTakeFirst();
       if (Number(changed.numUpdatedRows) !== 1)
         assertNoFieldErrors(tokenTaken(), VALIDATION_FAILED);
-      const ended = await endSessions(trx, user.id);
-      await recordEvent(trx, {
+      work.publish({ type: 'user-changed', userId: user.id });
+      await endSessions(work, user.id, {}, (ended) => ({
         type: 'email_changed',
-        userId: user.id,
         client,
         detail: { sessionsEnded: ended },
-      });
+      }));
       const { appName } = ctx.config;
       // To the old address: its owner is the one who must hear of it.
       await queueNotice(ctx, trx, user, client, {
@@ -121,13 +138,11 @@ export async function confirmEmailChange(
         what: `The email address of your ${appName} account was changed from ${user.email} to ${newEmail}.`,
         outro: 'Every session of your account ended when the address changed.',
       });
+      work.mailQueued();
     });
   } catch (error) {
     // The new address was taken between the request and now: nothing changes.
     if (isUniqueViolation(error)) assertNoFieldErrors(tokenTaken(), VALIDATION_FAILED);
     throw error;
   }
-  ctx.mailQueued();
-  ctx.events.publish({ type: 'user-changed', userId: user.id });
-  ctx.events.publish({ type: 'session-ended', userId: user.id, sessionId: null });
 }

@@ -7,6 +7,7 @@ import {
   type FieldErrors,
 } from '../core/errors.js';
 import { endSessions, sessionToken } from '../core/sessions.js';
+import { inTransaction } from '../core/transaction.js';
 import type { Auth } from '../core/users.js';
 import type { User } from '../db/schema.js';
 import { newSecret } from '../tools/random.js';
@@ -103,7 +104,8 @@ export async function updateOwnRecord(
       input.emailVisibility === undefined ? user.email_visibility : input.emailVisibility ? 1 : 0,
     updated: now,
   };
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx, async (work) => {
+    const { trx } = work;
     await trx
       .updateTable('users')
       .set({
@@ -114,18 +116,15 @@ export async function updateOwnRecord(
       })
       .where('id', '=', user.id)
       .execute();
-    const ended = await endSessions(trx, user.id, session.id);
-    await recordEvent(trx, {
+    work.publish({ type: 'user-changed', userId: user.id });
+    await endSessions(work, user.id, { keep: session.id }, (ended) => ({
       type: 'password_changed',
-      userId: user.id,
       client,
       detail: { otherSessionsEnded: ended },
-    });
+    }));
     const { appName } = ctx.config;
     await queueNotice(ctx, trx, user, client, passwordChangedNotice(appName, 'others'));
+    work.mailQueued();
   });
-  ctx.mailQueued();
-  ctx.events.publish({ type: 'user-changed', userId: user.id });
-  ctx.events.publish({ type: 'session-ended', userId: user.id, sessionId: null });
   return { user: updated, token: sessionToken(ctx, updated, session) };
 }

@@ -1,5 +1,6 @@
 import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
+import { inTransaction } from '../core/transaction.js';
 import { findUserById, userRecord } from '../core/users.js';
 import { deleteCodesOf } from '../invites/service.js';
 import { deleteQueuedMailOf } from '../mail/outbox.js';
@@ -16,7 +17,7 @@ export async function deleteAccount(
   actor?: string,
 ): Promise<void> {
   const user = await findUserById(ctx, userId);
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx, async ({ trx, publish }) => {
     await deleteQueuedMailOf(trx, userId);
     await deleteCodesOf(trx, userId);
     await trx.deleteFrom('users').where('id', '=', userId).execute();
@@ -26,16 +27,17 @@ export async function deleteAccount(
         ? { type: 'admin_delete', userId, client, detail: { actor } }
         : { type: 'account_deleted', userId, client },
     );
+    // Realtime: `delete` on users/{id}, then the member's streams end (on every instance); the
+    // sessions went with the row (by cascade).
+    if (user) {
+      publish({
+        type: 'record',
+        collection: 'users',
+        action: 'delete',
+        record: userRecord(user, { withEmail: true }),
+        userId,
+      });
+    }
+    publish({ type: 'session-ended', userId, sessionId: null });
   });
-  // Realtime: `delete` on users/{id}, then the member's streams end (on every instance).
-  if (user) {
-    ctx.events.publish({
-      type: 'record',
-      collection: 'users',
-      action: 'delete',
-      record: userRecord(user, { withEmail: true }),
-      userId,
-    });
-  }
-  ctx.events.publish({ type: 'session-ended', userId, sessionId: null });
 }

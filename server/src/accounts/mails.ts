@@ -100,15 +100,21 @@ export function securityNotice(
   });
 }
 
-/** What the password-changed notice says, after a reset (all sessions end) or a change. */
-export function passwordChangedNotice(appName: string, ended: 'all' | 'others') {
+/**
+ * What the password-changed notice says: after a reset (all sessions end; on an account verified
+ * by it, the passkeys, providers and two-step added before were removed too) or a change.
+ */
+export function passwordChangedNotice(appName: string, ended: 'all' | 'all-ways-in' | 'others') {
+  const outro = {
+    all: 'Every session of your account ended when the password changed, so you may need to sign in again.',
+    'all-ways-in':
+      'This confirmed your email address. Every session of your account ended, and the passkeys, connected accounts and two-step sign-in added before the address was confirmed were removed: your new password is now the only way in. Add them again in Settings if they were yours.',
+    others: 'Your other devices were signed out when the password changed.',
+  }[ended];
   return {
     kind: 'passwordChanged',
     subject: `Your ${appName} password was changed`,
     what: `The password of your ${appName} account was changed.`,
-    outro:
-      ended === 'all'
-        ? 'Every session of your account ended when the password changed, so you may need to sign in again.'
-        : 'Your other devices were signed out when the password changed.',
+    outro,
   };
 }

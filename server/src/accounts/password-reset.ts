@@ -1,4 +1,3 @@
-import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
 import {
   assertNoFieldErrors,
@@ -8,6 +7,8 @@ import {
   ValidationError,
 } from '../core/errors.js';
 import { endSessions } from '../core/sessions.js';
+import { inTransaction } from '../core/transaction.js';
+import { removeWaysInBesidesPassword } from '../core/ways-in.js';
 import { findUserByToken } from '../core/users.js';
 import type { User } from '../db/schema.js';
 import { newSecret } from '../tools/random.js';
@@ -21,7 +22,8 @@ import { hashPassword, normalizePassword, resetPasswordError } from './passwords
  * confirm-password-reset: sets a new password from a reset token, reporting every field's error
  * together. The tokenKey rotates in the same update (guarded by the old key) and every session
  * ends, so every outstanding token dies, this reset token included, and two uses of one token
- * cannot both succeed. An unverified account becomes verified: the mail reached its owner. The
+ * cannot both succeed. An unverified account becomes verified: the mail reached its owner, and
+ * every other way in (passkeys, providers, two-step) added while it was unverified is removed. The
  * password is checked and hashed in its NFKC form, and a notice mail (when, from which IP and
  * browser) is queued in the same transaction as the change.
  */
@@ -57,7 +59,8 @@ export async function confirmPasswordReset(
   const { appName } = ctx.config;
   const at = new Date();
   const resetUser = user;
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx, async (work) => {
+    const { trx } = work;
     const changed = await trx
       .updateTable('users')
       .set({
@@ -75,16 +78,34 @@ export async function confirmPasswordReset(
     if (Number(changed.numUpdatedRows) !== 1) {
       throw new ValidationError(VALIDATION_FAILED, { token: fieldError.invalidToken() });
     }
-    const ended = await endSessions(trx, resetUser.id);
-    await recordEvent(trx, {
+    work.publish({ type: 'user-changed', userId: resetUser.id });
+    // The reset proves the mailbox: on an account nobody had proved it for, every way in added
+    // before is removed (a spare invite must not pre-claim someone's address).
+    const removed =
+      resetUser.verified === 1 ? undefined : await removeWaysInBesidesPassword(trx, resetUser.id);
+    const removedAny =
+      removed && (removed.passkeys > 0 || removed.providers > 0 || removed.twoStep);
+    await endSessions(work, resetUser.id, {}, (ended) => ({
       type: 'password_reset',
-      userId: resetUser.id,
       client,
-      detail: { sessionsEnded: ended },
-    });
-    await queueNotice(ctx, trx, resetUser, client, passwordChangedNotice(appName, 'all'));
+      detail: {
+        sessionsEnded: ended,
+        ...(removedAny
+          ? {
+              passkeysRemoved: removed.passkeys,
+              providersRemoved: removed.providers,
+              twoStepRemoved: removed.twoStep,
+            }
+          : {}),
+      },
+    }));
+    await queueNotice(
+      ctx,
+      trx,
+      resetUser,
+      client,
+      passwordChangedNotice(appName, removedAny ? 'all-ways-in' : 'all'),
+    );
+    work.mailQueued();
   });
-  ctx.mailQueued();
-  ctx.events.publish({ type: 'user-changed', userId: resetUser.id });
-  ctx.events.publish({ type: 'session-ended', userId: resetUser.id, sessionId: null });
 }

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../core/context.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
-import { sessionToken, startSession, touchSession } from '../core/sessions.js';
+import { sessionToken, touchSession } from '../core/sessions.js';
+import { signIn } from '../core/sign-in.js';
 import { userRecord } from '../core/users.js';
-import { requestAuth, requireAuth, requireUser } from '../http/auth.js';
+import { assertFresh } from '../core/reauth.js';
+import { requestAuth, requireAuth, requireFreshUser } from '../http/auth.js';
 import { readBody } from '../http/body.js';
 import { clientOf as client } from '../http/client.js';
 import { confirmEmailChange, requestEmailChange } from './change-email.js';
@@ -32,7 +34,7 @@ export function accountRoutes(ctx: AppContext) {
       const body = readBody(request.body, { identity: 'string', password: 'string' });
       const user = await signInWithPassword(ctx, body, client(request));
       return {
-        token: await startSession(ctx, user, client(request), 'password'),
+        token: await signIn(ctx, user, client(request), 'password'),
         record: userRecord(user, { withEmail: true }),
       };
     });
@@ -95,14 +97,14 @@ export function accountRoutes(ctx: AppContext) {
     app.delete<{ Params: { id: string } }>(
       '/api/collections/users/records/:id',
       async (request, reply) => {
-        const { user } = await ownRecord(request);
+        const { user } = assertFresh(ctx, await ownRecord(request));
         await deleteAccount(ctx, user.id, client(request));
         return reply.code(204).send();
       },
     );
 
     app.post('/api/collections/users/request-email-change', async (request, reply) => {
-      const user = await requireUser(ctx, request);
+      const user = await requireFreshUser(ctx, request);
       const body = readBody(request.body, { newEmail: 'string' });
       await requestEmailChange(ctx, user, body, client(request));
       return reply.code(204).send();
@@ -115,7 +117,7 @@ export function accountRoutes(ctx: AppContext) {
     });
 
     app.get('/api/gatehouse/export', async (request, reply) => {
-      const user = await requireUser(ctx, request);
+      const user = await requireFreshUser(ctx, request);
       const data = await exportData(ctx, user);
       reply.header(
         'content-disposition',

@@ -7,7 +7,6 @@ import {
   VALIDATION_FAILED,
   ValidationError,
 } from '../core/errors.js';
-import { passedFirstStep } from '../core/second-step.js';
 import { findUserByEmail } from '../core/users.js';
 import type { User } from '../db/schema.js';
 import { isEmail, normalizeEmail } from '../tools/email.js';
@@ -33,8 +32,9 @@ import {
  * not match, the typed form is tried too, and on success the hash is replaced by one of the NFKC
  * form (so the member's other devices, which may type another form, work from then on).
  *
- * A member with two-step sign-in on goes on to the second step (core/second-step.ts) instead
- * of getting a token: a right password then answers 401 with an mfaId.
+ * A right password returns the member; the sign-in gate (core/sign-in.ts) then decides what it
+ * leads to (a session; the second step for a member with two-step sign-in on; a disabled account's
+ * 403).
  */
 export async function signInWithPassword(
   ctx: AppContext,
@@ -61,12 +61,10 @@ export async function signInWithPassword(
     if (typedDiffers) await verifyAgainstDummy(input.password);
   } else if (await verifyPassword(user.password_hash, password)) {
     await takeBack();
-    await passedFirstStep(ctx, user, client, 'password');
     return user;
   } else if (typedDiffers && (await verifyPassword(user.password_hash, input.password))) {
     await rehash(ctx, user, password);
     await takeBack();
-    await passedFirstStep(ctx, user, client, 'password');
     return user;
   }
   await recordEvent(ctx.db, {

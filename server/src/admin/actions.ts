@@ -9,6 +9,7 @@ import {
   VALIDATION_FAILED,
 } from '../core/errors.js';
 import { endSessions } from '../core/sessions.js';
+import { inTransaction } from '../core/transaction.js';
 import { readBody } from '../http/body.js';
 import { HttpError, LOADING_FAILED } from '../http/envelope.js';
 import type { User } from '../db/schema.js';
@@ -46,22 +47,19 @@ export async function disableMember(
   if (member.is_initial_user === 1)
     throw new ForbiddenError('The initial user cannot be disabled.');
   if (member.id === actor) throw new ForbiddenError('You cannot disable your own account.');
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx
+  await inTransaction(ctx, async (work) => {
+    await work.trx
       .updateTable('users')
       .set({ disabled: 1, updated: nowString() })
       .where('id', '=', id)
       .execute();
-    const sessions = await endSessions(trx, id);
-    await recordEvent(trx, {
+    work.publish({ type: 'user-changed', userId: id });
+    await endSessions(work, id, {}, (sessions) => ({
       type: 'admin_disable',
-      userId: id,
       client,
       detail: { actor, sessions },
-    });
+    }));
   });
-  ctx.events.publish({ type: 'user-changed', userId: id });
-  ctx.events.publish({ type: 'session-ended', userId: id, sessionId: null });
   return memberOr404(ctx, id);
 }
 
@@ -72,15 +70,15 @@ export async function enableMember(
   client: Client,
 ): Promise<User> {
   await memberOr404(ctx, id);
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx, async ({ trx, publish }) => {
     await trx
       .updateTable('users')
       .set({ disabled: 0, updated: nowString() })
       .where('id', '=', id)
       .execute();
     await recordEvent(trx, { type: 'admin_enable', userId: id, client, detail: { actor } });
+    publish({ type: 'user-changed', userId: id });
   });
-  ctx.events.publish({ type: 'user-changed', userId: id });
   return memberOr404(ctx, id);
 }
 
@@ -96,7 +94,7 @@ export async function setOperator(
   if (!operator && member.is_initial_user === 1) {
     throw new ForbiddenError('The initial user is always an operator.');
   }
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx, async ({ trx, publish }) => {
     await trx
       .updateTable('users')
       .set({ is_operator: operator ? 1 : 0, updated: nowString() })
@@ -108,8 +106,8 @@ export async function setOperator(
       client,
       detail: { actor },
     });
+    publish({ type: 'user-changed', userId: id });
   });
-  ctx.events.publish({ type: 'user-changed', userId: id });
   return memberOr404(ctx, id);
 }
 

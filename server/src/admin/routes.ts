@@ -4,7 +4,8 @@ import type { AppContext } from '../core/context.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
 import { isOperator } from '../core/users.js';
 import type { User } from '../db/schema.js';
-import { requireUser } from '../http/auth.js';
+import { assertFresh } from '../core/reauth.js';
+import { requireAuth, requireUser } from '../http/auth.js';
 import { readBody } from '../http/body.js';
 import { clientOf } from '../http/client.js';
 import { listAnswer, listQuery } from '../http/list.js';
@@ -33,6 +34,16 @@ async function requireOperator(ctx: AppContext, request: FastifyRequest): Promis
   return user;
 }
 
+/**
+ * The signed-in operator on a fresh session, for every action that changes another member
+ * (docs/decisions/0046): outside the window, 403 `Confirm it's you to continue.`
+ */
+async function requireFreshOperator(ctx: AppContext, request: FastifyRequest): Promise<User> {
+  const user = await requireOperator(ctx, request);
+  assertFresh(ctx, await requireAuth(ctx, request));
+  return user;
+}
+
 /** The operator console's API (/api/admin/*) and the member's own role (/api/gatehouse/me). */
 export function adminRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
@@ -58,12 +69,12 @@ export function adminRoutes(ctx: AppContext) {
     });
 
     app.post('/api/admin/members/:id/disable', async (request: WithId) => {
-      const op = await requireOperator(ctx, request);
+      const op = await requireFreshOperator(ctx, request);
       return memberJson(await disableMember(ctx, request.params.id, op.id, clientOf(request)));
     });
 
     app.post('/api/admin/members/:id/enable', async (request: WithId) => {
-      const op = await requireOperator(ctx, request);
+      const op = await requireFreshOperator(ctx, request);
       return memberJson(await enableMember(ctx, request.params.id, op.id, clientOf(request)));
     });
 
@@ -72,7 +83,7 @@ export function adminRoutes(ctx: AppContext) {
         method,
         url: '/api/admin/members/:id/operator',
         handler: async (request: WithId) => {
-          const op = await requireOperator(ctx, request);
+          const op = await requireFreshOperator(ctx, request);
           if (op.is_initial_user !== 1) {
             throw new ForbiddenError('Only the initial user can make or remove operators.');
           }
@@ -89,7 +100,7 @@ export function adminRoutes(ctx: AppContext) {
     }
 
     app.post('/api/admin/members/:id/invites', async (request: WithId) => {
-      const op = await requireOperator(ctx, request);
+      const op = await requireFreshOperator(ctx, request);
       const count = readCodeCount(request.body);
       const codes = await giveCodes(ctx, request.params.id, count, op.id, clientOf(request));
       return { codes };
@@ -102,13 +113,13 @@ export function adminRoutes(ctx: AppContext) {
     });
 
     app.delete('/api/admin/members/:id', async (request: WithId, reply) => {
-      const op = await requireOperator(ctx, request);
+      const op = await requireFreshOperator(ctx, request);
       await deleteMember(ctx, request.params.id, op.id, clientOf(request));
       return reply.code(204).send();
     });
 
     app.delete('/api/admin/invite-codes/:id', async (request: WithId, reply) => {
-      const op = await requireOperator(ctx, request);
+      const op = await requireFreshOperator(ctx, request);
       await revokeCode(ctx, request.params.id, op.id, clientOf(request));
       return reply.code(204).send();
     });

@@ -25,6 +25,8 @@ export type SecurityEventType =
   | 'session_ended'
   | 'sessions_ended'
   | 'signed_out'
+  // "Confirm it's you": `detail.method` is the proof (password, code, passkey, oauth2).
+  | 'reauthenticated'
   | 'account_deleted'
   | 'data_exported'
   | 'second_step_required'
@@ -46,6 +48,7 @@ export type SecurityEventType =
   | 'admin_remove_operator'
   | 'admin_give_codes'
   | 'admin_revoke_code'
+  | 'admin_reset_two_step'
   | 'admin_resend_verification'
   | 'admin_mail_retry'
   | 'admin_test_mail';

@@ -18,6 +18,12 @@ export const VALIDATION_FAILED = 'An error occurred while validating the submitt
 /** The answer to a disabled account's right password (403). */
 export const ACCOUNT_DISABLED = 'This account has been disabled.';
 
+/** What an unverified member may not do yet (403): add a way in, or use one added before. */
+export const VERIFY_EMAIL_FIRST = 'Verify your email first.';
+
+/** A sensitive action outside the session's fresh window (403; core/reauth.ts). */
+export const CONFIRM_IT_IS_YOU = "Confirm it's you to continue.";
+
 /** Input that breaks a rule: a message for the whole request, and one error per field. */
 export class ValidationError extends Error {
   constructor(

@@ -34,6 +34,13 @@ export interface SessionEndedEvent {
   sessionId: string | null;
 }
 
+/** A session's row changed (it was confirmed again): read caches drop what they hold of it. */
+export interface SessionChangedEvent {
+  type: 'session-changed';
+  userId: string;
+  sessionId: string;
+}
+
 /** The member's row changed (email, verification, token key, disabled, operator…). */
 export interface UserChangedEvent {
   type: 'user-changed';
@@ -72,7 +79,12 @@ export interface ResyncEvent {
 }
 
 export type PublishedEvent =
-  RecordEvent | SessionEndedEvent | UserChangedEvent | OAuth2Event | OAuth2DeliveredEvent;
+  | RecordEvent
+  | SessionEndedEvent
+  | SessionChangedEvent
+  | UserChangedEvent
+  | OAuth2Event
+  | OAuth2DeliveredEvent;
 export type AppEvent = PublishedEvent | ResyncEvent;
 export type EventListener = (event: AppEvent) => void;
 
@@ -289,6 +301,7 @@ function isPublishedEvent(value: unknown): value is PublishedEvent {
   return (
     type === 'record' ||
     type === 'session-ended' ||
+    type === 'session-changed' ||
     type === 'user-changed' ||
     type === 'oauth2' ||
     type === 'oauth2-delivered'

@@ -1,8 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database, User } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
 import { recordEvent } from './audit.js';
 import type { AppContext, Client } from './context.js';
-import { ACCOUNT_DISABLED, ForbiddenError, SecondStepRequiredError } from './errors.js';
+import { SecondStepRequiredError } from './errors.js';
 import { newId } from '../tools/random.js';
 import { fromNow, nowString } from '../tools/time.js';
 
@@ -29,36 +29,23 @@ export async function secondStepRequired(db: Db, userId: string): Promise<boolea
 }
 
 /**
- * After a right first factor (`password`, or `oauth2`: a provider vouched for the member): a
- * disabled account is refused (only someone who passed the first step learns that it is
- * disabled), and a member with two-step sign-in on is sent to the second step (a 401 with an
- * `mfaId`). Returns when the sign-in may go on to a session.
+ * Opens the second step for a member whose first factor was right: an `mfaId` (PocketBase's name)
+ * living 10 minutes, and the 401 that carries it. Called by the sign-in gate (core/sign-in.ts).
  */
-export async function passedFirstStep(
+export async function requireSecondStep(
   ctx: AppContext,
-  user: Pick<User, 'id' | 'disabled'>,
+  userId: string,
   client: Client,
-  method: 'password' | 'oauth2',
-): Promise<void> {
-  if (user.disabled === 1) {
-    await recordEvent(ctx.db, {
-      type: 'sign_in',
-      userId: user.id,
-      client,
-      outcome: 'failure',
-      detail: { method, reason: 'disabled' },
-    });
-    throw new ForbiddenError(ACCOUNT_DISABLED);
-  }
-  if (!(await secondStepRequired(ctx.db, user.id))) return;
+  method: string,
+): Promise<never> {
   const id = newId();
   await ctx.db
     .insertInto('mfa_challenges')
-    .values({ id, user_id: user.id, created: nowString(), expires: fromNow(MFA_LIFETIME_MS) })
+    .values({ id, user_id: userId, created: nowString(), expires: fromNow(MFA_LIFETIME_MS) })
     .execute();
   await recordEvent(ctx.db, {
     type: 'second_step_required',
-    userId: user.id,
+    userId,
     client,
     detail: { method },
   });

@@ -1,10 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, Session, User } from '../db/schema.js';
-import { recordEvent } from './audit.js';
+import { recordEvent, type SecurityEventInput } from './audit.js';
 import { andThen, type Maybe } from '../tools/maybe.js';
 import { newId } from '../tools/random.js';
 import { formatDate, nowString } from '../tools/time.js';
 import type { AppContext, Client } from './context.js';
+import type { Work } from './transaction.js';
 
 /**
  * Server-side sessions. Every sign-in opens one; the auth token names it (`sid`), so deleting the
@@ -31,6 +32,7 @@ export async function openSession(
     expires: formatDate(new Date(now.getTime() + ctx.config.sessionMaxDays * DAY_MS)),
     ip: client.ip,
     user_agent: client.userAgent,
+    confirmed_at: formatDate(now),
   };
   await ctx.db.insertInto('sessions').values(session).execute();
   return session;
@@ -71,22 +73,30 @@ export async function touchSession(ctx: AppContext, id: string, client: Client):
     .execute();
 }
 
-/** Ends one of the user's sessions; false when the user has no such session. */
-export async function endSession(db: Db, userId: string, id: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('sessions')
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) === 1;
+/** Which of a member's sessions to end: all, all but `keep` (this device), or only `only`. */
+export interface SessionScope {
+  keep?: string;
+  only?: string;
 }
 
-/** Ends every session of the user except `keep` (when given); returns how many ended. */
-export async function endSessions(db: Db, userId: string, keep?: string): Promise<number> {
-  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
-  if (keep) query = query.where('id', '!=', keep);
-  const result = await query.executeTakeFirst();
-  return Number(result.numDeletedRows);
+/**
+ * The one way sessions end: deletes the member's sessions in `scope`, records the security event
+ * `record` makes of how many ended (when given), and announces the end to every instance once the
+ * work commits (their read caches and realtime streams). Returns how many ended.
+ */
+export async function endSessions(
+  work: Work,
+  userId: string,
+  scope: SessionScope = {},
+  record?: (ended: number) => Omit<SecurityEventInput, 'userId'>,
+): Promise<number> {
+  let query = work.trx.deleteFrom('sessions').where('user_id', '=', userId);
+  if (scope.only) query = query.where('id', '=', scope.only);
+  if (scope.keep) query = query.where('id', '!=', scope.keep);
+  const ended = Number((await query.executeTakeFirst()).numDeletedRows);
+  if (record) await recordEvent(work.trx, { ...record(ended), userId });
+  if (ended > 0) work.publish({ type: 'session-ended', userId, sessionId: scope.only ?? null });
+  return ended;
 }
 
 /** The user's live sessions, newest first. */

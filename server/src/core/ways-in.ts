@@ -52,3 +52,41 @@ async function countOf(
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
+
+/** What removeWaysInBesidesPassword took away. */
+export interface RemovedWaysIn {
+  passkeys: number;
+  providers: number;
+  twoStep: boolean;
+}
+
+/**
+ * Removes every way in but the password: passkeys, connected providers, two-step sign-in (seed and
+ * recovery codes) and sign-ins waiting for their second step. Used when an unverified account is
+ * verified by a password reset: whatever was added before anyone proved they own the address may
+ * be someone else's pre-claim, so only the mailbox owner's new password is left.
+ */
+export async function removeWaysInBesidesPassword(
+  trx: Transaction<Database>,
+  userId: string,
+): Promise<RemovedWaysIn> {
+  const count = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
+  const passkeys = count(
+    await trx.deleteFrom('passkeys').where('user_id', '=', userId).executeTakeFirst(),
+  );
+  await trx.deleteFrom('passkey_challenges').where('user_id', '=', userId).execute();
+  const providers = count(
+    await trx.deleteFrom('external_auths').where('user_id', '=', userId).executeTakeFirst(),
+  );
+  const twoStep = count(
+    await trx
+      .deleteFrom('two_step')
+      .where('user_id', '=', userId)
+      .where('enabled', '=', 1)
+      .executeTakeFirst(),
+  );
+  await trx.deleteFrom('two_step').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('mfa_challenges').where('user_id', '=', userId).execute();
+  return { passkeys, providers, twoStep: twoStep > 0 };
+}

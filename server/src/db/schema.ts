@@ -77,6 +77,12 @@ export interface SessionsTable {
   expires: string;
   ip: string;
   user_agent: string;
+  /**
+   * When the member last proved it is them on this session: its sign-in, or a "Confirm it's you"
+   * (core/reauth.ts). Sensitive actions need it within REAUTH_MINUTES. null only on rows older
+   * than the column that the migration has not reached (none after it ran).
+   */
+  confirmed_at: string | null;
 }
 
 /** What happened to whose account, from where: the member's activity and the operator's log. */

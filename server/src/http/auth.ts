@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../core/context.js';
 import { UnauthenticatedError } from '../core/errors.js';
+import { assertFresh } from '../core/reauth.js';
 import { findAuthByToken, type Auth } from '../core/users.js';
 import { andThen, type Maybe } from '../tools/maybe.js';
 import type { User } from '../db/schema.js';
@@ -44,4 +45,17 @@ export function requireAuth(ctx: AppContext, request: FastifyRequest): Maybe<Aut
 /** The signed-in user, or UnauthenticatedError (401). */
 export function requireUser(ctx: AppContext, request: FastifyRequest): Maybe<User> {
   return andThen(requireAuth(ctx, request), (auth) => auth.user);
+}
+
+/**
+ * The signed-in member on a fresh session, for the sensitive actions: guests get 401, a session
+ * outside its REAUTH_MINUTES window 403 `Confirm it's you to continue.` (core/reauth.ts).
+ */
+export function requireFreshAuth(ctx: AppContext, request: FastifyRequest): Maybe<Auth> {
+  return andThen(requireAuth(ctx, request), (auth) => assertFresh(ctx, auth));
+}
+
+/** The signed-in user on a fresh session (requireFreshAuth). */
+export function requireFreshUser(ctx: AppContext, request: FastifyRequest): Maybe<User> {
+  return andThen(requireFreshAuth(ctx, request), (auth) => auth.user);
 }

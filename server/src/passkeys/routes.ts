@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../core/context.js';
-import { startSession } from '../core/sessions.js';
+import { signIn } from '../core/sign-in.js';
 import { userRecord } from '../core/users.js';
-import { requireUser } from '../http/auth.js';
+import { ForbiddenError, VERIFY_EMAIL_FIRST } from '../core/errors.js';
+import { requireFreshUser, requireUser } from '../http/auth.js';
 import { readBody } from '../http/body.js';
 import { clientOf as client } from '../http/client.js';
 import {
@@ -13,7 +14,7 @@ import {
   removePasskey,
   renamePasskey,
 } from './manage.js';
-import { loginOptions, signInWithPasskey } from './sign-in.js';
+import { loginOptions, reauthOptions, signInWithPasskey } from './sign-in.js';
 
 /** Passkeys (WebAuthn): the member's list and registration, and sign-in with one. */
 export function passkeyRoutes(ctx: AppContext) {
@@ -23,8 +24,16 @@ export function passkeyRoutes(ctx: AppContext) {
       return { items: (await listPasskeys(ctx, user.id)).map(passkeyView) };
     });
 
+    // A new way in: a fresh session and a verified address (docs/decisions/0046).
     app.post('/api/gatehouse/passkeys/options', async (request) => {
-      return registrationOptions(ctx, await requireUser(ctx, request));
+      const user = await requireFreshUser(ctx, request);
+      if (user.verified !== 1) throw new ForbiddenError(VERIFY_EMAIL_FIRST);
+      return registrationOptions(ctx, user);
+    });
+
+    // "Confirm it's you" with a passkey: options offering the member's own passkeys.
+    app.post('/api/gatehouse/reauth/passkey-options', async (request) => {
+      return reauthOptions(ctx, await requireUser(ctx, request), client(request));
     });
 
     app.post('/api/gatehouse/passkeys', async (request) => {
@@ -56,7 +65,7 @@ export function passkeyRoutes(ctx: AppContext) {
       const body = readBody(request.body, { response: 'object' });
       const user = await signInWithPasskey(ctx, body, client(request));
       return {
-        token: await startSession(ctx, user, client(request), 'passkey'),
+        token: await signIn(ctx, user, client(request), 'passkey'),
         record: userRecord(user, { withEmail: true }),
       };
     });

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../core/context.js';
 import { MFA_LIFETIME_MS } from '../core/second-step.js';
-import { sessionToken, startSession } from '../core/sessions.js';
+import { confirmSession } from '../core/reauth.js';
+import { sessionToken } from '../core/sessions.js';
+import { signIn } from '../core/sign-in.js';
 import { userRecord } from '../core/users.js';
-import { requestAuth, requireUser } from '../http/auth.js';
+import { requestAuth, requireFreshUser, requireUser } from '../http/auth.js';
 import { readBody } from '../http/body.js';
 import { clientOf as client } from '../http/client.js';
 import { type AuthMethodProvider, ProviderClients } from './clients.js';
@@ -48,10 +50,11 @@ export function providerRoutes(ctx: AppContext) {
       });
       const auth = await requestAuth(ctx, request);
       const result = await signInWithProvider(ctx, clients, body, client(request), auth);
-      const token =
-        result.connected && auth
-          ? sessionToken(ctx, auth.user, auth.session)
-          : await startSession(ctx, result.user, client(request), 'oauth2');
+      let token: string;
+      if (result.connected && auth) {
+        if (result.reauthenticated) await confirmSession(ctx, auth, client(request), 'oauth2');
+        token = sessionToken(ctx, auth.user, auth.session);
+      } else token = await signIn(ctx, result.user, client(request), 'oauth2');
       const p = result.providerUser;
       return {
         token,
@@ -80,7 +83,7 @@ export function providerRoutes(ctx: AppContext) {
     app.delete<{ Params: { name: string } }>(
       '/api/gatehouse/providers/:name',
       async (request, reply) => {
-        const user = await requireUser(ctx, request);
+        const user = await requireFreshUser(ctx, request);
         await disconnectProvider(ctx, user, request.params.name, client(request));
         return reply.code(204).send();
       },

@@ -6,8 +6,9 @@ import {
   ForbiddenError,
   type FieldErrors,
   ValidationError,
+  VERIFY_EMAIL_FIRST,
 } from '../core/errors.js';
-import { passedFirstStep } from '../core/second-step.js';
+import { assertFresh } from '../core/reauth.js';
 import { type Auth, findUserByEmail, findUserById } from '../core/users.js';
 import { isUniqueViolation } from '../db/connect.js';
 import type { User } from '../db/schema.js';
@@ -34,14 +35,22 @@ export interface ProviderSignInResult {
   isNew: boolean;
   /** The identity was connected to the signed-in member: their session goes on, none is opened. */
   connected: boolean;
+  /**
+   * The signed-in member signed in again with a provider already theirs: their session goes on,
+   * confirmed afresh ("Confirm it's you" for members whose way in is a provider).
+   */
+  reauthenticated: boolean;
 }
 
 const AUTH_FAILED = 'Failed to authenticate.';
 
 /**
  * auth-with-oauth2: the code is exchanged (PKCE) and the provider's user read; then
- * - an identity already linked signs its member in (disabled: 403; two-step: 401 + mfaId);
- * - with a member's token, a new identity is connected to that member (their session goes on);
+ * - an identity already linked signs its member in (through the sign-in gate, core/sign-in.ts:
+ *   disabled 403, two-step 401 + mfaId); with that member's own token, it confirms their session
+ *   afresh instead ("Confirm it's you");
+ * - with a member's fresh token and a verified address, a new identity is connected to that member
+ *   (their session goes on);
  * - a new identity whose email has an account is linked to it only when the provider says the
  *   email is verified and the account is verified too (PocketBase's CVE-2024-38351: an account
  *   someone else made with that email must not be taken over, nor take over the identity);
@@ -109,6 +118,7 @@ export async function signInWithProvider(
     providerUser,
     isNew: false,
     connected: false,
+    reauthenticated: false,
     ...extra,
   });
 
@@ -117,7 +127,9 @@ export async function signInWithProvider(
     const user = await findUserById(ctx, linked.user_id);
     if (!user) throw new ValidationError(AUTH_FAILED);
     if (auth) {
-      if (auth.user.id === user.id) return done(user, { connected: true });
+      if (auth.user.id === user.id) {
+        return done(user, { connected: true, reauthenticated: true });
+      }
       return fail(
         'identity_of_another_member',
         auth.user.id,
@@ -126,7 +138,6 @@ export async function signInWithProvider(
         ),
       );
     }
-    await passedFirstStep(ctx, user, client, 'oauth2');
     return done(user);
   }
 
@@ -151,8 +162,11 @@ export async function signInWithProvider(
     ctx.mailQueued();
   };
 
-  // Connecting a provider while signed in (Settings): the member's own session goes on.
+  // Connecting a provider while signed in (Settings): the member's own session goes on. A new way
+  // in needs a fresh session and a verified address (docs/decisions/0046).
   if (auth) {
+    assertFresh(ctx, auth);
+    if (auth.user.verified !== 1) throw new ForbiddenError(VERIFY_EMAIL_FIRST);
     await link(auth.user, 'connect');
     return done(auth.user, { connected: true });
   }
@@ -177,7 +191,6 @@ export async function signInWithProvider(
       return fail('disabled', existing.id, new ForbiddenError(ACCOUNT_DISABLED));
     }
     await link(existing, 'email');
-    await passedFirstStep(ctx, existing, client, 'oauth2');
     return done(existing);
   }
 

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../core/context.js';
-import { startSession } from '../core/sessions.js';
+import { signIn } from '../core/sign-in.js';
 import { userRecord } from '../core/users.js';
-import { requireUser } from '../http/auth.js';
+import { ForbiddenError, VERIFY_EMAIL_FIRST } from '../core/errors.js';
+import { requireFreshUser, requireUser } from '../http/auth.js';
 import { readBody } from '../http/body.js';
 import { clientOf as client } from '../http/client.js';
 import {
@@ -21,8 +22,11 @@ export function twoStepRoutes(ctx: AppContext) {
       return twoStepStatus(ctx, await requireUser(ctx, request));
     });
 
+    // A new way in: a fresh session and a verified address (docs/decisions/0046).
     app.post('/api/gatehouse/totp/setup', async (request) => {
-      return setUpTotp(ctx, await requireUser(ctx, request));
+      const user = await requireFreshUser(ctx, request);
+      if (user.verified !== 1) throw new ForbiddenError(VERIFY_EMAIL_FIRST);
+      return setUpTotp(ctx, user);
     });
 
     app.post('/api/gatehouse/totp/enable', async (request) => {
@@ -32,14 +36,14 @@ export function twoStepRoutes(ctx: AppContext) {
     });
 
     app.post('/api/gatehouse/totp/disable', async (request, reply) => {
-      const user = await requireUser(ctx, request);
+      const user = await requireFreshUser(ctx, request);
       const body = readBody(request.body, { password: 'string' });
       await disableTotp(ctx, user, body, client(request));
       return reply.code(204).send();
     });
 
     app.post('/api/gatehouse/recovery-codes', async (request) => {
-      const user = await requireUser(ctx, request);
+      const user = await requireFreshUser(ctx, request);
       const body = readBody(request.body, { password: 'string' });
       return renewRecoveryCodes(ctx, user, body, client(request));
     });
@@ -48,7 +52,7 @@ export function twoStepRoutes(ctx: AppContext) {
       const body = readBody(request.body, { mfaId: 'string', code: 'string' });
       const { user, method } = await signInWithSecondStep(ctx, body, client(request));
       return {
-        token: await startSession(ctx, user, client(request), method),
+        token: await signIn(ctx, user, client(request), method),
         record: userRecord(user, { withEmail: true }),
       };
     });
