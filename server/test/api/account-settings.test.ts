@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { expectRecord, expectToken } from '../support/checks.js';
 import { MSG, PATHS, subjects } from '../support/contract.js';
-import { jwtPayload } from '../support/http.js';
+import { jwtPayload, type Json } from '../support/http.js';
 import { tokenFromMail } from '../support/mail.js';
 import {
   APP_URL,
@@ -283,6 +283,14 @@ describe.each(DATABASES)('password change, email change, export, activity on %s'
       after: async (s, v) => {
         expect((await s.login(v.email!, v.password!)).status).toBe(200);
         expect((await s.post(PATHS.refresh, {}, v.b)).status).toBe(200);
+        // The guess is in the member's security log.
+        const log = await s.get(PATHS.securityEvents, v.b);
+        const failures = (log.body.items as Json[]).filter(
+          (e) => e.type === 'email_changed' && e.outcome === 'failure',
+        );
+        expect(failures).toHaveLength(1);
+        expect(failures[0]!.detail).toEqual({ reason: 'wrong_password' });
+        expect(failures[0]!.ip).toBe('127.0.0.1');
       },
     },
     {

@@ -1,9 +1,11 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MSG, PATHS } from '../support/contract.js';
-import type { ApiResponse } from '../support/http.js';
+import { MSG, PATHS, subjects } from '../support/contract.js';
+import type { ApiResponse, Json } from '../support/http.js';
+import { tokenFromMail } from '../support/mail.js';
 import { RedisProcess } from '../support/redis.js';
 import {
+  APP_URL,
   DATABASES,
   startTestServer,
   uniqueEmail,
@@ -293,6 +295,86 @@ describe('sign-in failures: per email and address, under a wider per-email ceili
     expect((await badLogin(t, ip())).status).toBe(400);
   });
 });
+
+describe.each(DATABASES)(
+  'confirm-email-change: wrong passwords are sign-in failures of the account (moved clock) on %s',
+  (db) => {
+    const MIN = 60_000;
+    const WINDOW = 15 * MIN;
+    const WRONG = 'Wrong-Password-99';
+    let t: TestServer;
+    // As in the sign-in failures block above: windows start afresh after the next 15-minute edge.
+    const toNextWindow = () => vi.setSystemTime(Math.ceil(Date.now() / WINDOW) * WINDOW + 1000);
+    const later = (ms: number) => vi.setSystemTime(Date.now() + ms);
+
+    beforeAll(async () => {
+      vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+      t = await startTestServer({ db, env: { RATE_LIMITS: 'on', TRUST_PROXY: '1' } });
+    });
+    afterAll(async () => {
+      await t?.close();
+      vi.useRealTimers();
+    });
+
+    /** A verified member and the token of the email-change link they asked for. */
+    async function memberWithLink(): Promise<{ owner: User; newEmail: string; token: string }> {
+      const owner = await t.verifiedUser();
+      const newEmail = uniqueEmail('moved');
+      const res = await t.post(PATHS.requestEmailChange, { newEmail }, owner.token);
+      expect(res.status, res.text).toBe(204);
+      const mail = await t.mail.waitForMailTo(newEmail, subjects().emailChange);
+      const token = tokenFromMail(mail, `${APP_URL}/confirm-email-change?token=`);
+      return { owner, newEmail, token };
+    }
+
+    const confirm = (from: string, token: string, password: string) =>
+      t.request('POST', PATHS.confirmEmailChange, {
+        headers: { 'X-Forwarded-For': from },
+        body: { token, password },
+      });
+
+    it('10 wrong passwords from A refuse A for that account, at sign-in too; the right one from B still works', async () => {
+      toNextWindow();
+      const { owner, newEmail, token } = await memberWithLink();
+      const [a, b] = [ip(), ip()];
+      expect(statuses(await sequential(10, () => confirm(a, token, WRONG)))).toEqual(
+        Array(10).fill(400),
+      );
+      // Past A's per-minute confirm budget: what refuses A now is the account's failure count.
+      later(2 * MIN);
+      const refused = await confirm(a, token, owner.password);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual(TOO_MANY);
+      expect((await goodLogin(t, a, owner)).status).toBe(429);
+      // Below the limits elsewhere, the right password still moves the account.
+      expect((await confirm(b, token, owner.password)).status).toBe(204);
+      const moved = await goodLogin(t, b, { ...owner, email: newEmail });
+      expect(moved.status).toBe(200);
+      // Each guess is in the member's log.
+      const events = await t.get(`${PATHS.securityEvents}?perPage=100`, moved.body.token);
+      const guesses = (events.body.items as Json[]).filter(
+        (e) => e.type === 'email_changed' && e.outcome === 'failure',
+      );
+      expect(guesses).toHaveLength(10);
+    });
+
+    it('100 wrong passwords from many addresses reach the per-account ceiling: 429 from anywhere, for the right password too', async () => {
+      toNextWindow();
+      const { owner, token } = await memberWithLink();
+      const addresses = Array.from({ length: 10 }, ip);
+      const res = (
+        await Promise.all(
+          addresses.map((from) => sequential(10, () => confirm(from, token, WRONG))),
+        )
+      ).flat();
+      expect(statuses(res)).toEqual(Array(100).fill(400));
+      const refused = await confirm(ip(), token, owner.password);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual(TOO_MANY);
+      expect((await goodLogin(t, ip(), owner)).status).toBe(429);
+    });
+  },
+);
 
 describe('abuse limits with TRUST_PROXY off', () => {
   let t: TestServer;

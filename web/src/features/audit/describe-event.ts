@@ -58,6 +58,9 @@ export function describeEvent(event: SecurityEvent): string {
   if (event.type === 'password_changed' && failed) {
     return 'Failed password change: wrong current password';
   }
+  if (event.type === 'email_changed' && failed) {
+    return 'Failed email change: wrong password';
+  }
   const words = PLAIN[event.type] ?? capitalize(event.type.replace(/_/g, ' '));
   return failed ? `${words} (failed)` : words;
 }
