@@ -58,12 +58,23 @@ export function findAuthByToken(ctx: AppContext, token: string): Maybe<Auth | un
   return andThen(verifiedToken(ctx, token, 'auth'), (found) => {
     const user = found?.user;
     const sid = found?.claims.sid;
-    // Disabling deletes the sessions too; this also covers a sign-in racing the disable.
-    if (!user || typeof sid !== 'string' || user.disabled === 1) return undefined;
+    if (!user || typeof sid !== 'string') return undefined;
     return andThen(liveSession(ctx, sid), (session) =>
-      !session || session.user_id !== user.id ? undefined : { user, session },
+      sessionAllows(user, session) ? { user, session } : undefined,
     );
   });
+}
+
+/**
+ * The rule for a session to let its member in, for requests and realtime streams alike: it is live
+ * (liveSession: it exists and has not reached its end), it is the member's, and the member is not
+ * disabled (disabling deletes the sessions too; this also covers a sign-in racing the disable).
+ */
+export function sessionAllows(
+  user: Pick<User, 'id' | 'disabled'>,
+  session: Session | undefined,
+): session is Session {
+  return session !== undefined && session.user_id === user.id && user.disabled !== 1;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { AppEvent, OAuth2Event, RecordEvent } from '../core/events.js';
 import { clientNetwork } from '../core/rate-limit.js';
 import { liveSession } from '../core/sessions.js';
 import { USERS_COLLECTION_ID } from '../core/tokens.js';
-import { findUserById, userRecord } from '../core/users.js';
+import { findUserById, sessionAllows, userRecord } from '../core/users.js';
 import { randomString } from '../tools/random.js';
 import { REALTIME_LIMITS } from './limits.js';
 
@@ -285,8 +285,8 @@ export class Broker {
     const isAlive = (sessionId: string) => {
       let answer = alive.get(sessionId);
       if (!answer) {
-        answer = Promise.resolve(liveSession(this.ctx, sessionId)).then(
-          (session) => user.disabled !== 1 && session?.user_id === userId,
+        answer = Promise.resolve(liveSession(this.ctx, sessionId)).then((session) =>
+          sessionAllows(user, session),
         );
         alive.set(sessionId, answer);
       }

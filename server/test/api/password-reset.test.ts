@@ -2,14 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectToken } from '../support/checks.js';
 import { MSG, PATHS, subjects } from '../support/contract.js';
 import { unsigned } from '../support/http.js';
+import { withDatabase } from '../support/db.js';
 import { linksIn } from '../support/mail.js';
 import {
   APP_URL,
   DATABASES,
   startTestServer,
+  strongPassword,
   type TestServer,
   type User,
 } from '../support/server.js';
+import { SoftAuthenticator } from '../support/webauthn.js';
 import { scenarios, type Scenario, type Vars } from '../support/table.js';
 
 const S = subjects();
@@ -299,5 +302,90 @@ describe.each(DATABASES)('request and confirm password reset on %s', (db) => {
     expect(mail.subject).toBe('Reset your Gatehouse password');
     expect(mail.text).toMatch(/http:\/\/app\.test\/reset-password\?token=[\w-]+\.[\w-]+\.[\w-]+/);
     expect(mail.html).toMatch(/<[a-z]/i);
+  });
+
+  it('a reset that verifies an account removes the ways in added while it was unverified, and says so', async () => {
+    // Someone with a spare code signed up with an address that is not theirs and added ways in
+    // (before they needed a verified address: put in the database as such an account has them).
+    const squatter = await t.unverifiedUser();
+    const squatterToken = (await t.login(squatter.email, squatter.password)).body.token as string;
+    const now = new Date().toISOString().replace('T', ' ');
+    await withDatabase(t, async (d) => {
+      await d
+        .insertInto('passkeys')
+        .values({
+          id: `pk${Date.now()}`.slice(0, 15),
+          user_id: squatter.id,
+          credential_id: `cred-${squatter.id}`,
+          public_key: 'AAAA',
+          counter: 0,
+          transports: '[]',
+          name: 'Not yours',
+          created: now,
+          last_used: null,
+        })
+        .execute();
+      await d
+        .insertInto('external_auths')
+        .values({
+          id: `ea${Date.now()}`.slice(0, 15),
+          user_id: squatter.id,
+          provider: 'oidc',
+          provider_id: `squatter-${squatter.id}`,
+          created: now,
+        })
+        .execute();
+    });
+
+    // The address's real owner resets the password from the mail.
+    const token = await t.resetToken(squatter.email);
+    const password = strongPassword();
+    const res = await t.post(PATHS.confirmReset, { token, password, passwordConfirm: password });
+    expect(res.status, res.text).toBe(204);
+
+    const left = await withDatabase(t, async (d) => ({
+      passkeys: await d
+        .selectFrom('passkeys')
+        .select('id')
+        .where('user_id', '=', squatter.id)
+        .execute(),
+      providers: await d
+        .selectFrom('external_auths')
+        .select('id')
+        .where('user_id', '=', squatter.id)
+        .execute(),
+      sessions: await d
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', squatter.id)
+        .execute(),
+    }));
+    expect(left).toEqual({ passkeys: [], providers: [], sessions: [] });
+    expect((await t.post(PATHS.refresh, {}, squatterToken)).status).toBe(401);
+    const notice = await t.mail.waitForMailTo(squatter.email, S.passwordChanged);
+    expect(notice.text).toContain('were removed');
+    const login = await t.login(squatter.email, password);
+    expect(login.status).toBe(200);
+    expect(login.body.record.verified).toBe(true);
+  });
+
+  it('a reset of a verified account keeps its passkeys', async () => {
+    const u = await t.verifiedUser();
+    const key = new SoftAuthenticator(APP_URL);
+    const options = await t.post(PATHS.passkeyOptions, {}, u.token);
+    const added = await t.post(
+      PATHS.passkeys,
+      { name: 'Mine', response: key.register(options.body) },
+      u.token,
+    );
+    expect(added.status, added.text).toBe(200);
+    const token = await t.resetToken(u.email);
+    const password = strongPassword();
+    expect(
+      (await t.post(PATHS.confirmReset, { token, password, passwordConfirm: password })).status,
+    ).toBe(204);
+    const login = await t.post(PATHS.passkeyLoginOptions, {});
+    const signIn = await t.post(PATHS.authWithPasskey, { response: key.authenticate(login.body) });
+    expect(signIn.status, signIn.text).toBe(200);
   });
 });
