@@ -68,8 +68,8 @@ const serverBoundaries = [
     'audit/ builds on core/ and http/ only.',
   ),
   // Two-step sign-in and passkeys build on core/ and http/, like sessions/, and use accounts/ only
-  // for the password check and the notice mails; the second step itself is core/second-step.ts,
-  // so accounts/ needs neither of them.
+  // for the password check, the notice mails and the device cookie (the second step completes a
+  // password sign-in); the second step itself is core/second-step.ts, so accounts/ needs neither.
   ...['two-step', 'passkeys'].map((name) =>
     serverLayer(
       [`server/src/${name}/**`],
@@ -78,8 +78,9 @@ const serverBoundaries = [
         ...features.filter((f) => f !== `../${name}/*`),
         '!../accounts/passwords.js',
         '!../accounts/notices.js',
+        '!../accounts/device-cookie.js',
       ],
-      `${name}/ builds on core/ and http/; from other features only accounts/passwords.ts and accounts/notices.ts.`,
+      `${name}/ builds on core/ and http/; from other features only accounts/passwords.ts, accounts/notices.ts and accounts/device-cookie.ts.`,
     ),
   ),
   // Sign-in with a provider signs up through accounts/' sign-up (its invite checks and single-use

@@ -5,7 +5,9 @@ import type { Limit } from '../core/rate-limit.js';
  * marked `per: 'account'`: email change is per member, and sign-in failures are counted per email
  * from one network and per email from everywhere with a wider ceiling, so guessing stops without
  * letting anyone lock an owner out from elsewhere
- * (docs/decisions/0012-sign-in-limits-without-lock-out.md).
+ * (docs/decisions/0012-sign-in-limits-without-lock-out.md). A browser with the member's device
+ * cookie is not held by that ceiling, which anyone can fill: its failures count per device instead
+ * (accounts/device-cookie.ts, docs/decisions/0049-device-cookies-and-the-per-email-ceiling.md).
  */
 export const ACCOUNT_LIMITS = {
   signIn: { name: 'login', max: 10, windowMs: 60_000 },
@@ -18,6 +20,13 @@ export const ACCOUNT_LIMITS = {
   signInFailuresPerEmail: {
     name: 'login-fail-email',
     max: 100,
+    windowMs: 15 * 60_000,
+    per: 'account',
+  },
+  /** Failures with a device cookie, for its member's email, instead of the per-email ceiling. */
+  signInFailuresPerDevice: {
+    name: 'login-fail-device',
+    max: 10,
     windowMs: 15 * 60_000,
     per: 'account',
   },

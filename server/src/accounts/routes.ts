@@ -9,6 +9,7 @@ import { requestAuth, requireAuth, requireFreshUser } from '../http/auth.js';
 import { readBody } from '../http/body.js';
 import { clientOf as client } from '../http/client.js';
 import { confirmEmailChange, requestEmailChange } from './change-email.js';
+import { deviceCookieOf, rememberDevice } from './device-cookie.js';
 import { updateOwnRecord } from './change-password.js';
 import { deleteAccount } from './delete-account.js';
 import { confirmPasswordReset } from './password-reset.js';
@@ -30,13 +31,15 @@ export function accountRoutes(ctx: AppContext) {
     // Mail requests finish their work after answering: let it end before the database closes.
     app.addHook('onClose', () => settleAccountMail(ctx));
 
-    app.post('/api/collections/users/auth-with-password', async (request) => {
+    // A completed sign-in gives the browser a device cookie: later, the per-email failure ceiling
+    // does not hold it (accounts/device-cookie.ts).
+    app.post('/api/collections/users/auth-with-password', async (request, reply) => {
       const body = readBody(request.body, { identity: 'string', password: 'string' });
-      const user = await signInWithPassword(ctx, body, client(request));
-      return {
+      const user = await signInWithPassword(ctx, body, client(request), deviceCookieOf(request));
+      return rememberDevice(ctx, reply, user, {
         token: await signIn(ctx, user, client(request), 'password'),
         record: userRecord(user, { withEmail: true }),
-      };
+      });
     });
 
     // Keeps the session (moving its last seen) and hands out a fresh token for it.

@@ -10,6 +10,7 @@ import {
 import { findUserByEmail } from '../core/users.js';
 import type { User } from '../db/schema.js';
 import { isEmail, normalizeEmail } from '../tools/email.js';
+import { type DeviceCookie, trustedDevice } from './device-cookie.js';
 import { ACCOUNT_LIMITS } from './limits.js';
 import {
   hashPassword,
@@ -40,6 +41,8 @@ export async function signInWithPassword(
   ctx: AppContext,
   input: { identity: string; password: string },
   client: Client,
+  /** The browser's device cookie, if it sent one (accounts/device-cookie.ts). */
+  device?: DeviceCookie,
 ): Promise<User> {
   await ctx.limiter.check(ACCOUNT_LIMITS.signIn, client.network);
   const errors: FieldErrors = {};
@@ -54,7 +57,7 @@ export async function signInWithPassword(
     if (typedDiffers) await verifyAgainstDummy(input.password);
     throw new ValidationError('Failed to authenticate.');
   }
-  const takeBack = await countFailure(ctx, normalizeEmail(input.identity), client);
+  const takeBack = await countFailure(ctx, normalizeEmail(input.identity), client, device);
   const user = await findUserByEmail(ctx, input.identity);
   if (!user) {
     await verifyAgainstDummy(password);
@@ -90,16 +93,25 @@ async function rehash(ctx: AppContext, user: User, password: string): Promise<vo
 /**
  * Counts a failed password in advance on both failure limits (so parallel guesses cannot all slip
  * under them); the result takes both back when the password turns out right. Also used when a
- * signed-in member's current password is asked for again.
+ * signed-in member's current password is asked for again. A browser with the member's device
+ * cookie counts on its device's limit instead of the per-email ceiling, which anyone can fill.
  */
-export async function countFailure(ctx: AppContext, email: string, client: Client) {
+export async function countFailure(
+  ctx: AppContext,
+  email: string,
+  client: Client,
+  device?: DeviceCookie,
+) {
   const { signInFailuresPerEmailAndNetwork: local, signInFailuresPerEmail: wide } = ACCOUNT_LIMITS;
   const takeBackLocal = await ctx.limiter.attempt(local, `${email} ${client.network}`);
   let takeBackWide: () => Promise<void>;
   try {
-    takeBackWide = await ctx.limiter.attempt(wide, email);
+    const deviceId = await trustedDevice(ctx, device, email);
+    takeBackWide = deviceId
+      ? await ctx.limiter.attempt(ACCOUNT_LIMITS.signInFailuresPerDevice, deviceId)
+      : await ctx.limiter.attempt(wide, email);
   } catch (error) {
-    await takeBackLocal(); // refused by the ceiling: not a failure of this network's
+    await takeBackLocal(); // refused by the ceiling (or the device's): not this network's failure
     throw error;
   }
   return async () => {

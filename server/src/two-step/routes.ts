@@ -5,6 +5,7 @@ import { userRecord } from '../core/users.js';
 import { ForbiddenError, VERIFY_EMAIL_FIRST } from '../core/errors.js';
 import { requireFreshUser, requireUser } from '../http/auth.js';
 import { readBody } from '../http/body.js';
+import { rememberDevice } from '../accounts/device-cookie.js';
 import { clientOf as client } from '../http/client.js';
 import {
   disableTotp,
@@ -48,13 +49,14 @@ export function twoStepRoutes(ctx: AppContext) {
       return renewRecoveryCodes(ctx, user, body, client(request));
     });
 
-    app.post('/api/gatehouse/auth-with-totp', async (request) => {
+    // Completes a sign-in: the browser gets a device cookie, as after a password alone.
+    app.post('/api/gatehouse/auth-with-totp', async (request, reply) => {
       const body = readBody(request.body, { mfaId: 'string', code: 'string' });
       const { user, method } = await signInWithSecondStep(ctx, body, client(request));
-      return {
+      return rememberDevice(ctx, reply, user, {
         token: await signIn(ctx, user, client(request), method),
         record: userRecord(user, { withEmail: true }),
-      };
+      });
     });
   };
 }
