@@ -1,3 +1,4 @@
+import { CONFIRM_IT_IS_YOU, REAUTH, staleSession, VERIFY_EMAIL_FIRST } from '../support/reauth.js';
 import { sdkClient, sdkError } from '../support/sdk.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, PATHS, subjects } from '../support/contract.js';
@@ -281,6 +282,33 @@ describe.each(DATABASES)('sign-in with a provider on %s', (db) => {
     expect(second.status).toBe(400);
     expect(second.response.message).toContain('already connected to another Test ID account');
     expect((await providersOf(other.token)).items).toEqual([]);
+  });
+
+  it("connecting needs a fresh session and a verified address; signing in again with a linked provider confirms it's you", async () => {
+    const member = await t.verifiedUser();
+    await staleSession(t, member.token);
+    const stale = await sdkError(withProvider(newLogin(), undefined, member.token));
+    expect(stale.status).toBe(403);
+    expect(stale.response.message).toBe(CONFIRM_IT_IS_YOU);
+    expect((await providersOf(member.token)).items).toEqual([]);
+
+    const unverified = await t.unverifiedUser();
+    const unverifiedToken = (await t.login(unverified.email, unverified.password)).body.token;
+    const refused = await sdkError(withProvider(newLogin(), undefined, unverifiedToken));
+    expect(refused.status).toBe(403);
+    expect(refused.response.message).toBe(VERIFY_EMAIL_FIRST);
+    expect((await providersOf(unverifiedToken)).items).toEqual([]);
+
+    // A member who joined with a provider and has no password: the provider is how they confirm.
+    const login = newLogin();
+    const joined = await withProvider(login, { inviteCode: await t.newCode() });
+    await staleSession(t, joined.token);
+    expect((await t.get(REAUTH, joined.token)).body).toMatchObject({ fresh: false, methods: [] });
+    expect((await t.get(PATHS.exportData, joined.token)).status).toBe(403);
+    const again = await withProvider(login, undefined, joined.token);
+    expect(claimsOf(again.token).sid).toBe(claimsOf(joined.token).sid);
+    expect((await t.get(REAUTH, joined.token)).body.fresh).toBe(true);
+    expect((await t.get(PATHS.exportData, joined.token)).status).toBe(200);
   });
 
   it('disconnecting: never the last way in; otherwise 204 and the identity no longer signs in', async () => {
