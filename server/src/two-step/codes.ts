@@ -170,6 +170,28 @@ export async function useRecoveryCode(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** Which kind of code a member typed: six digits are the app's, anything else a recovery code. */
+export function codeMethod(code: string): 'totp' | 'recovery_code' {
+  return looksLikeTotp(code) ? 'totp' : 'recovery_code';
+}
+
+/**
+ * Spends `code` as the member's second step (a sign-in's, or "Confirm it's you"): a current
+ * authenticator code whose time step was not used before, or an unused recovery code. False for
+ * anything else; the caller has let the attempt through the lock first (admitAttempt).
+ */
+export async function spendCode(
+  db: Db,
+  box: SecretBox,
+  row: Pick<TwoStep, 'user_id' | 'secret'>,
+  code: string,
+): Promise<boolean> {
+  if (codeMethod(code) === 'recovery_code') return useRecoveryCode(db, box, row.user_id, code);
+  const secret = row.secret ? box.open(row.secret, row.user_id) : undefined;
+  const step = secret ? totpStep(secret, code) : undefined;
+  return step !== undefined && (await acceptStep(db, row.user_id, step));
+}
+
 export async function unusedRecoveryCodes(db: Db, userId: string): Promise<number> {
   const row = await db
     .selectFrom('recovery_codes')

@@ -2,14 +2,12 @@ import { recordEvent } from '../core/audit.js';
 import { fieldError, VALIDATION_FAILED, ValidationError } from '../core/errors.js';
 import type { Proof } from '../core/reauth.js';
 import {
-  acceptStep,
   admitAttempt,
   attemptFailed,
   clearFailures,
-  looksLikeTotp,
-  totpStep,
+  codeMethod,
+  spendCode,
   twoStepOf,
-  useRecoveryCode,
 } from './codes.js';
 
 /**
@@ -27,15 +25,8 @@ export const codeProof: Proof = {
     const wrong = () => new ValidationError(VALIDATION_FAILED, { code: fieldError.invalidCode() });
     if (row?.enabled !== 1 || code.length > 64) throw wrong();
     const attempt = await admitAttempt(ctx.db, user.id);
-    const method = looksLikeTotp(code) ? 'totp' : 'recovery_code';
-    let right: boolean;
-    if (method === 'totp') {
-      const secret = row.secret ? ctx.box.open(row.secret, user.id) : undefined;
-      const step = secret ? totpStep(secret, code) : undefined;
-      right = step !== undefined && (await acceptStep(ctx.db, user.id, step));
-    } else {
-      right = await useRecoveryCode(ctx.db, ctx.box, user.id, code);
-    }
+    const method = codeMethod(code);
+    const right = await spendCode(ctx.db, ctx.box, row, code);
     if (right) {
       await clearFailures(ctx.db, user.id, attempt);
       return;

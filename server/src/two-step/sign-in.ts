@@ -11,14 +11,12 @@ import { consumeMfa, mfaOwner } from '../core/second-step.js';
 import { findUserById } from '../core/users.js';
 import type { User } from '../db/schema.js';
 import {
-  acceptStep,
   admitAttempt,
   attemptFailed,
   clearFailures,
-  looksLikeTotp,
-  totpStep,
+  codeMethod,
+  spendCode,
   twoStepOf,
-  useRecoveryCode,
 } from './codes.js';
 import { TWO_STEP_LIMITS } from './limits.js';
 
@@ -56,18 +54,11 @@ export async function signInWithSecondStep(
   if (!user || row?.enabled !== 1) throw invalidMfa();
   const attempt = await admitAttempt(ctx.db, user.id);
 
-  const method = looksLikeTotp(input.code) ? 'totp' : 'recovery_code';
+  const method = codeMethod(input.code);
   try {
     await ctx.db.transaction().execute(async (trx) => {
       if (!(await consumeMfa(trx, input.mfaId))) throw invalidMfa();
-      let right: boolean;
-      if (method === 'totp') {
-        const secret = row.secret ? ctx.box.open(row.secret, user.id) : undefined;
-        const step = secret ? totpStep(secret, input.code) : undefined;
-        right = step !== undefined && (await acceptStep(trx, user.id, step));
-      } else {
-        right = await useRecoveryCode(trx, ctx.box, user.id, input.code);
-      }
+      const right = await spendCode(trx, ctx.box, row, input.code);
       if (!right) throw new WrongCode();
       await clearFailures(trx, user.id, attempt);
     });
