@@ -122,12 +122,14 @@ const serverBoundaries = [
       ...composition,
       ...features.filter((f) => f !== '../admin/*'),
       '!../accounts/service.js',
+      // The notice mail of an operator's change to a member's sign-in (resetting two-step).
+      '!../accounts/notices.js',
       '!../invites/service.js',
       '!../mail/outbox.js',
       '!../mail/compose.js',
       '!../audit/queries.js',
     ],
-    'admin/ uses another feature only through its public module: accounts/service.ts, invites/service.ts, mail/outbox.ts, mail/compose.ts, audit/queries.ts.',
+    'admin/ uses another feature only through its public module: accounts/service.ts, accounts/notices.ts, invites/service.ts, mail/outbox.ts, mail/compose.ts, audit/queries.ts.',
   ),
   serverLayer(
     ['server/src/metrics/**'],

@@ -1,3 +1,5 @@
+import { queueNotice } from '../accounts/notices.js';
+import { CLI_ACTOR } from '../audit/queries.js';
 import { deleteAccount, resendVerificationMail } from '../accounts/service.js';
 import { recordEvent, type SecurityEventType } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
@@ -10,6 +12,11 @@ import {
 } from '../core/errors.js';
 import { endSessions } from '../core/sessions.js';
 import { inTransaction } from '../core/transaction.js';
+import {
+  type RemovedSecondFactors,
+  removeTwoStepAndPasskeys,
+  removeWayIn,
+} from '../core/ways-in.js';
 import { readBody } from '../http/body.js';
 import { HttpError, LOADING_FAILED } from '../http/envelope.js';
 import type { User } from '../db/schema.js';
@@ -24,6 +31,10 @@ import { memberOr404 } from './members.js';
  */
 
 export const MAX_GIVEN_CODES = 50;
+
+export const NOTHING_TO_RESET = 'This member has neither two-step sign-in nor a passkey.';
+export const PASSKEYS_ONLY_WAY_IN =
+  'This member has no password and no connected account: their passkeys are their only way in. Ask them to choose a password with "Forgot password" on the sign-in screen first, then reset two-step sign-in.';
 
 async function logged(
   ctx: AppContext,
@@ -176,6 +187,70 @@ export async function resendVerification(
   if (!(await resendVerificationMail(ctx, member, client, actor))) {
     throw new ValidationError("The member's email is already verified.");
   }
+}
+
+/**
+ * Resets the two-step sign-in of a member who lost their phone and recovery codes: two-step sign-in
+ * off (seed, recovery codes, sign-ins waiting for a code) and every passkey removed; the password
+ * and connected providers stay, and so do their sessions. The member is mailed a notice in the same
+ * transaction. Refused when the passkeys are their only way in (no password, no provider): the
+ * member sets a password through "Forgot password" first, which also proves they still hold the
+ * mailbox. Over HTTP an operator may not reset their own (Settings does that, with a proof) nor the
+ * initial user's (the command line can: whoever runs it holds the server).
+ */
+export async function resetTwoStep(
+  ctx: AppContext,
+  id: string,
+  actor: string,
+  client: Client,
+): Promise<{ member: User; removed: RemovedSecondFactors }> {
+  const member = await memberOr404(ctx, id);
+  if (member.id === actor) {
+    throw new ForbiddenError(
+      'You cannot reset your own two-step sign-in: turn it off or remove passkeys in Settings.',
+    );
+  }
+  if (member.is_initial_user === 1 && actor !== CLI_ACTOR) {
+    throw new ForbiddenError(
+      "The initial user's two-step sign-in can only be reset from the command line.",
+    );
+  }
+  const removed = await inTransaction(ctx, async (work) => {
+    const { trx } = work;
+    const removed = await removeWayIn(
+      trx,
+      id,
+      () => removeTwoStepAndPasskeys(trx, id),
+      PASSKEYS_ONLY_WAY_IN,
+    );
+    if (!removed.twoStep && removed.passkeys === 0) throw new ValidationError(NOTHING_TO_RESET);
+    await recordEvent(trx, {
+      type: 'admin_reset_two_step',
+      userId: id,
+      client,
+      detail: { actor, twoStep: removed.twoStep, passkeys: removed.passkeys },
+    });
+    await queueNotice(ctx, trx, member, client, resetNotice(ctx.config.appName, removed));
+    work.publish({ type: 'user-changed', userId: id });
+    work.mailQueued();
+    return removed;
+  });
+  return { member: await memberOr404(ctx, id), removed };
+}
+
+/** The member's notice of a reset: what was removed, and how to set it up again. */
+function resetNotice(appName: string, removed: RemovedSecondFactors) {
+  const parts = [
+    ...(removed.twoStep ? ['two-step sign-in is off (your recovery codes no longer work)'] : []),
+    ...(removed.passkeys === 1 ? ['your passkey was removed'] : []),
+    ...(removed.passkeys > 1 ? [`your ${removed.passkeys} passkeys were removed`] : []),
+  ];
+  return {
+    kind: 'adminResetTwoStep',
+    subject: `Two-step sign-in was reset on your ${appName} account`,
+    what: `An operator of ${appName} reset the sign-in of your account so that you can sign in without your phone: ${parts.join(' and ')}.`,
+    outro: `Once you are signed in, turn two-step sign-in on again${removed.passkeys > 0 ? ' and add your passkeys again' : ''} in Settings. ${appName} will never ask for your password or your codes by email.`,
+  };
 }
 
 /** Deletes the account exactly as its owner would (codes, queued mail, sessions). */

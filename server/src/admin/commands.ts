@@ -8,7 +8,8 @@ import { loadSigningSecret, tokenSecrets } from '../core/tokens.js';
 import { findUserByEmail, isOperator } from '../core/users.js';
 import { openDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrations.js';
-import { deleteMember, disableMember, enableMember, setOperator } from './actions.js';
+import { CLI_ACTOR } from '../audit/queries.js';
+import { deleteMember, disableMember, enableMember, resetTwoStep, setOperator } from './actions.js';
 import { emailContains } from './members.js';
 
 /**
@@ -23,18 +24,20 @@ export const USERS_USAGE = `  users list [--q TEXT]          One line per member
   users enable EMAIL             Enable it again.
   users delete EMAIL             Delete the account (as its owner would).
   users make-operator EMAIL      Let the member use the operator console.
+  users reset-two-step EMAIL     Turn off the member's two-step sign-in and remove their passkeys
+                                 (they lost their phone and recovery codes); they are mailed.
 `;
 
 /** A wrong use of the command: the message, then the usage, exit code 2. */
 export class UsageError extends Error {}
 
 const CLI_CLIENT: Client = { ip: 'cli', network: 'cli', userAgent: 'gatehouse-cli' };
-const ACTOR = 'cli';
+const ACTOR = CLI_ACTOR;
 const BATCH = 1000;
 
 export async function usersCommand(config: Config, args: string[], out: Writable): Promise<void> {
   const [action, ...rest] = args;
-  const actions = ['list', 'disable', 'enable', 'delete', 'make-operator'];
+  const actions = ['list', 'disable', 'enable', 'delete', 'make-operator', 'reset-two-step'];
   if (!action || !actions.includes(action)) {
     throw new UsageError(action ? `Unknown users command "${action}".` : 'Missing users command.');
   }
@@ -61,6 +64,17 @@ export async function usersCommand(config: Config, args: string[], out: Writable
     const email = rest[0]!;
     const member = await findUserByEmail(ctx, email);
     if (!member) throw new NotFoundError();
+    if (action === 'reset-two-step') {
+      const { removed } = await resetTwoStep(ctx, member.id, ACTOR, CLI_CLIENT);
+      const what = [
+        ...(removed.twoStep ? ['two-step sign-in turned off'] : []),
+        ...(removed.passkeys > 0
+          ? [`${removed.passkeys} ${removed.passkeys === 1 ? 'passkey' : 'passkeys'} removed`]
+          : []),
+      ];
+      out.write(`Reset two-step sign-in of ${member.email}: ${what.join(', ')}.\n`);
+      return;
+    }
     if (action === 'disable') await disableMember(ctx, member.id, ACTOR, CLI_CLIENT);
     else if (action === 'enable') await enableMember(ctx, member.id, ACTOR, CLI_CLIENT);
     else if (action === 'delete') await deleteMember(ctx, member.id, ACTOR, CLI_CLIENT);

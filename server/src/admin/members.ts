@@ -223,7 +223,7 @@ export async function memberOr404(ctx: AppContext, id: string): Promise<User> {
 /** A member's page: the record, who invited them, how many they invited, codes, sessions, events. */
 export async function memberDetail(ctx: AppContext, id: string) {
   const user = await memberOr404(ctx, id);
-  const [inviter, invitees, codes, sessions, signIn, events] = await Promise.all([
+  const [inviter, invitees, codes, sessions, signIn, events, waysIn] = await Promise.all([
     user.invited_by
       ? ctx.db
           .selectFrom('users')
@@ -240,6 +240,7 @@ export async function memberDetail(ctx: AppContext, id: string) {
     listSessions(ctx.db, user.id),
     lastSignIn(ctx, user.id),
     memberEvents(ctx, user.id, { page: 1, perPage: 20, skipTotal: true }),
+    waysInOf(ctx, user),
   ]);
   return {
     ...memberJson(user),
@@ -257,5 +258,34 @@ export async function memberDetail(ctx: AppContext, id: string) {
     })),
     lastSignIn: signIn,
     events: events.items,
+    waysIn,
+  };
+}
+
+/**
+ * How the member signs in, for the console's Reset Two-Step Sign-In (what it would remove, and
+ * whether anything is left): a password of their own, two-step sign-in on, passkeys, providers.
+ */
+async function waysInOf(ctx: AppContext, user: User) {
+  const count = (table: 'passkeys' | 'external_auths') =>
+    ctx.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+  const [twoStep, passkeys, providers] = await Promise.all([
+    ctx.db
+      .selectFrom('two_step')
+      .select('enabled')
+      .where('user_id', '=', user.id)
+      .executeTakeFirst(),
+    count('passkeys'),
+    count('external_auths'),
+  ]);
+  return {
+    password: user.password_set === 1,
+    twoStep: twoStep?.enabled === 1,
+    passkeys: Number(passkeys.n),
+    providers: Number(providers.n),
   };
 }

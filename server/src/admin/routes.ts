@@ -19,6 +19,7 @@ import {
   readCodeCount,
   recordOperatorAction,
   resendVerification,
+  resetTwoStep,
   revokeCode,
   setOperator,
 } from './actions.js';
@@ -110,6 +111,12 @@ export function adminRoutes(ctx: AppContext) {
       const op = await requireOperator(ctx, request);
       await resendVerification(ctx, request.params.id, op.id, clientOf(request));
       return reply.code(204).send();
+    });
+
+    app.post('/api/admin/members/:id/reset-two-step', async (request: WithId) => {
+      const op = await requireFreshOperator(ctx, request);
+      const { member } = await resetTwoStep(ctx, request.params.id, op.id, clientOf(request));
+      return memberJson(member);
     });
 
     app.delete('/api/admin/members/:id', async (request: WithId, reply) => {

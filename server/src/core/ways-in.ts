@@ -23,7 +23,7 @@ export async function waysIn(db: Kysely<Database>, userId: string): Promise<numb
 
 /**
  * Runs `remove` (which deletes one way in) inside `trx`, then refuses, rolling it back, when no
- * way in is left. The member's row is locked first on PostgreSQL, so two removals at once (two
+ * way in is left (with `refusal`: the member's own message by default, an operator's otherwise). The member's row is locked first on PostgreSQL, so two removals at once (two
  * tabs, two instances) cannot each see the other's way in and both go through; on SQLite the
  * transaction already has the database to itself.
  */
@@ -31,12 +31,13 @@ export async function removeWayIn<T>(
   trx: Transaction<Database>,
   userId: string,
   remove: () => Promise<T>,
+  refusal: string = LAST_WAY_IN,
 ): Promise<T> {
   if (databaseKind(trx) === 'postgres') {
     await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
   }
   const result = await remove();
-  if ((await waysIn(trx, userId)) === 0) throw new ValidationError(LAST_WAY_IN);
+  if ((await waysIn(trx, userId)) === 0) throw new ValidationError(refusal);
   return result;
 }
 
@@ -53,11 +54,44 @@ async function countOf(
   return Number(row?.n ?? 0);
 }
 
-/** What removeWaysInBesidesPassword took away. */
-export interface RemovedWaysIn {
+/** What removeTwoStepAndPasskeys took away. */
+export interface RemovedSecondFactors {
   passkeys: number;
-  providers: number;
+  /** Whether two-step sign-in was on (a setup never finished does not count). */
   twoStep: boolean;
+}
+
+/**
+ * Removes the member's passkeys and two-step sign-in: the seed (on or only being set up), recovery
+ * codes, passkey registrations under way and sign-ins waiting for their second step. Keeps the
+ * password and connected providers. Used by removeWaysInBesidesPassword and by an operator's reset
+ * of a member who lost their phone and recovery codes.
+ */
+export async function removeTwoStepAndPasskeys(
+  trx: Transaction<Database>,
+  userId: string,
+): Promise<RemovedSecondFactors> {
+  const count = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
+  const passkeys = count(
+    await trx.deleteFrom('passkeys').where('user_id', '=', userId).executeTakeFirst(),
+  );
+  await trx.deleteFrom('passkey_challenges').where('user_id', '=', userId).execute();
+  const twoStep = count(
+    await trx
+      .deleteFrom('two_step')
+      .where('user_id', '=', userId)
+      .where('enabled', '=', 1)
+      .executeTakeFirst(),
+  );
+  await trx.deleteFrom('two_step').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('mfa_challenges').where('user_id', '=', userId).execute();
+  return { passkeys, twoStep: twoStep > 0 };
+}
+
+/** What removeWaysInBesidesPassword took away. */
+export interface RemovedWaysIn extends RemovedSecondFactors {
+  providers: number;
 }
 
 /**
@@ -70,23 +104,10 @@ export async function removeWaysInBesidesPassword(
   trx: Transaction<Database>,
   userId: string,
 ): Promise<RemovedWaysIn> {
-  const count = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
-  const passkeys = count(
-    await trx.deleteFrom('passkeys').where('user_id', '=', userId).executeTakeFirst(),
+  const removed = await removeTwoStepAndPasskeys(trx, userId);
+  const providers = Number(
+    (await trx.deleteFrom('external_auths').where('user_id', '=', userId).executeTakeFirst())
+      .numDeletedRows,
   );
-  await trx.deleteFrom('passkey_challenges').where('user_id', '=', userId).execute();
-  const providers = count(
-    await trx.deleteFrom('external_auths').where('user_id', '=', userId).executeTakeFirst(),
-  );
-  const twoStep = count(
-    await trx
-      .deleteFrom('two_step')
-      .where('user_id', '=', userId)
-      .where('enabled', '=', 1)
-      .executeTakeFirst(),
-  );
-  await trx.deleteFrom('two_step').where('user_id', '=', userId).execute();
-  await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-  await trx.deleteFrom('mfa_challenges').where('user_id', '=', userId).execute();
-  return { passkeys, providers, twoStep: twoStep > 0 };
+  return { ...removed, providers };
 }

@@ -1,8 +1,11 @@
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRecord } from '../support/checks.js';
 import { DATE_RE, ID_RE, MSG, PATHS, RECORD_KEYS, subjects } from '../support/contract.js';
+import { withDatabase } from '../support/db.js';
 import type { ApiResponse, Json } from '../support/http.js';
+import { CONFIRM_IT_IS_YOU, staleSession } from '../support/reauth.js';
 import {
+  APP_URL,
   DATABASES,
   startTestServer,
   strongPassword,
@@ -11,6 +14,8 @@ import {
   type User,
 } from '../support/server.js';
 import { scenarios, type Scenario } from '../support/table.js';
+import { twoStepMember } from '../support/totp.js';
+import { SoftAuthenticator } from '../support/webauthn.js';
 
 /** The operator console's API (docs/api.md, "Operator console"). */
 export const ADMIN = {
@@ -22,6 +27,7 @@ export const ADMIN = {
   operator: (id: string) => `/api/admin/members/${encodeURIComponent(id)}/operator`,
   invites: (id: string) => `/api/admin/members/${encodeURIComponent(id)}/invites`,
   resend: (id: string) => `/api/admin/members/${encodeURIComponent(id)}/resend-verification`,
+  resetTwoStep: (id: string) => `/api/admin/members/${encodeURIComponent(id)}/reset-two-step`,
   code: (id: string) => `/api/admin/invite-codes/${encodeURIComponent(id)}`,
   tree: '/api/admin/invite-tree',
   outbox: '/api/admin/outbox',
@@ -31,6 +37,8 @@ export const ADMIN = {
 } as const;
 
 const DISABLED = 'This account has been disabled.';
+/** The notice a member gets when an operator resets their two-step sign-in. */
+const RESET_SUBJECT = 'Two-step sign-in was reset on your Gatehouse account';
 const MEMBER_KEYS = [...RECORD_KEYS, 'disabled', 'isOperator'].sort();
 const UNKNOWN = 'nosuchmember000';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -45,6 +53,7 @@ const ENDPOINTS: Array<[string, string, Json?]> = [
   ['DELETE', ADMIN.operator(UNKNOWN)],
   ['POST', ADMIN.invites(UNKNOWN), { count: 1 }],
   ['POST', ADMIN.resend(UNKNOWN)],
+  ['POST', ADMIN.resetTwoStep(UNKNOWN)],
   ['DELETE', ADMIN.member(UNKNOWN)],
   ['DELETE', ADMIN.code(UNKNOWN)],
   ['GET', ADMIN.tree],
@@ -216,6 +225,7 @@ describe.each(DATABASES)('the operator console API on %s', (db) => {
         ['POST', ADMIN.operator(UNKNOWN)],
         ['DELETE', ADMIN.operator(UNKNOWN)],
         ['POST', ADMIN.resend(UNKNOWN)],
+        ['POST', ADMIN.resetTwoStep(UNKNOWN)],
         ['DELETE', ADMIN.member(UNKNOWN)],
         ['DELETE', ADMIN.code(UNKNOWN)],
         ['POST', ADMIN.retry(UNKNOWN)],
@@ -420,8 +430,10 @@ describe.each(DATABASES)('the operator console API on %s', (db) => {
             'invitees',
             'lastSignIn',
             'sessions',
+            'waysIn',
           ].sort(),
         );
+        expect(b.waysIn).toEqual({ password: true, twoStep: false, passkeys: 0, providers: 0 });
         expect(b).toMatchObject({
           id: v.parent,
           email: v.parentEmail,
@@ -799,6 +811,7 @@ describe.each(DATABASES)('the operator console API on %s', (db) => {
         expect(res.body.totalItems).toBeGreaterThan(2);
         expect(Object.keys(items(res)[0]).sort()).toEqual(
           [
+            'actor',
             'created',
             'detail',
             'email',
@@ -831,4 +844,147 @@ describe.each(DATABASES)('the operator console API on %s', (db) => {
   ];
 
   scenarios(() => t, rows);
+
+  // ------------------------------------------------------------------------- the security log's actor
+  it('security log: an operator action names its operator; one whose account is gone has no email', async () => {
+    const gone = await t.verifiedUser();
+    expect((await t.post(ADMIN.operator(gone.id), {}, root.token)).status).toBe(200);
+    const target = await t.verifiedUser();
+    expect((await t.post(ADMIN.disable(target.id), {}, op.token)).status).toBe(200);
+    expect((await t.post(ADMIN.enable(target.id), {}, gone.token)).status).toBe(200);
+    expect((await t.del(ADMIN.member(gone.id), root.token)).status).toBe(204);
+
+    const log = items(await t.get(`${ADMIN.events}?member=${target.id}`, root.token));
+    expect(log.find((e) => e.type === 'admin_disable').actor).toEqual({
+      id: op.id,
+      email: op.email,
+    });
+    expect(log.find((e) => e.type === 'admin_enable').actor).toEqual({
+      id: gone.id,
+      email: null,
+    });
+    // Not an operator action: no actor.
+    expect(log.find((e) => e.type === 'sign_up').actor).toBeNull();
+  });
+
+  // ------------------------------------------------------------------------- reset two-step
+  /** A verified member with two-step sign-in on and one passkey. */
+  const secured = async () => {
+    const m = await twoStepMember(t);
+    const key = new SoftAuthenticator(APP_URL);
+    const options = await t.post(PATHS.passkeyOptions, {}, m.token);
+    expect(options.status, options.text).toBe(200);
+    const added = await t.post(
+      PATHS.passkeys,
+      { name: 'Phone', response: key.register(options.body) },
+      m.token,
+    );
+    expect(added.status, added.text).toBe(200);
+    return { ...m, key };
+  };
+  const passkeySignIn = async (key: SoftAuthenticator) => {
+    const options = await t.post(PATHS.passkeyLoginOptions, {});
+    return t.post(PATHS.authWithPasskey, { response: key.authenticate(options.body) });
+  };
+
+  it('reset two-step: two-step off and passkeys gone, the password alone signs in, the member is mailed', async () => {
+    const m = await secured();
+    expect((await t.login(m.email, m.password)).status).toBe(401);
+    const before = await t.get(ADMIN.member(m.id), op.token);
+    expect(before.body.waysIn).toEqual({
+      password: true,
+      twoStep: true,
+      passkeys: 1,
+      providers: 0,
+    });
+
+    const res = await t.post(ADMIN.resetTwoStep(m.id), {}, op.token);
+    expect(res.status, res.text).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(MEMBER_KEYS);
+    expect(res.body).toMatchObject({ id: m.id, email: m.email, disabled: false });
+
+    // The password alone signs in now; the passkey and the recovery codes are gone.
+    const login = await t.login(m.email, m.password);
+    expect(login.status, login.text).toBe(200);
+    expect(login.body.record.id).toBe(m.id);
+    expect((await passkeySignIn(m.key)).status).toBe(400);
+    expect((await t.get(PATHS.totp, login.body.token)).body.enabled).toBe(false);
+    expect((await t.get(PATHS.passkeys, login.body.token)).body.items).toEqual([]);
+    const after = await t.get(ADMIN.member(m.id), op.token);
+    expect(after.body.waysIn).toEqual({
+      password: true,
+      twoStep: false,
+      passkeys: 0,
+      providers: 0,
+    });
+
+    const mail = await t.mail.waitForMailTo(m.email, RESET_SUBJECT, 10_000);
+    expect(mail.text).toContain('two-step sign-in is off');
+    expect(mail.text).toContain('your passkey was removed');
+    const events = items(
+      await t.get(`${ADMIN.events}?member=${m.id}&type=admin_reset_two_step`, root.token),
+    );
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      detail: { actor: op.id, twoStep: true, passkeys: 1 },
+      actor: { id: op.id, email: op.email },
+    });
+
+    // Nothing left to reset: a 400 that sends nothing more.
+    const again = await t.post(ADMIN.resetTwoStep(m.id), {}, op.token);
+    expect(again.status).toBe(400);
+    expect(again.body.message).toBe('This member has neither two-step sign-in nor a passkey.');
+    await sleep(300);
+    expect(t.mail.countTo(m.email, RESET_SUBJECT)).toBe(1);
+  });
+
+  it("reset two-step: a stale operator session gets 403 Confirm it's you, a member 403; nothing changes", async () => {
+    const m = await secured();
+    const stale = { ...op, token: await t.tokenFor(op) };
+    await staleSession(t, stale.token);
+    const refused = await t.post(ADMIN.resetTwoStep(m.id), {}, stale.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ status: 403, message: CONFIRM_IT_IS_YOU, data: {} });
+    const member = await t.post(ADMIN.resetTwoStep(m.id), {}, plain.token);
+    expect(member.status).toBe(403);
+    expect(member.body.message).toBe(MSG[403]);
+    expect((await t.login(m.email, m.password)).status).toBe(401);
+    expect((await passkeySignIn(m.key)).status).toBe(200);
+    await sleep(300);
+    expect(t.mail.countTo(m.email, RESET_SUBJECT)).toBe(0);
+  });
+
+  it('reset two-step: refused for oneself, for the initial user, and when passkeys are the only way in', async () => {
+    const self = await t.post(ADMIN.resetTwoStep(op.id), {}, op.token);
+    expect(self.status).toBe(403);
+    expect(self.body.message).toBe(
+      'You cannot reset your own two-step sign-in: turn it off or remove passkeys in Settings.',
+    );
+    const initial = await t.post(ADMIN.resetTwoStep(root.id), {}, op.token);
+    expect(initial.status).toBe(403);
+    expect(initial.body.message).toBe(
+      "The initial user's two-step sign-in can only be reset from the command line.",
+    );
+
+    // A member without a password of their own (joined with a provider since disconnected).
+    const m = await secured();
+    await withDatabase(t, (db) =>
+      db.updateTable('users').set({ password_set: 0 }).where('id', '=', m.id).execute(),
+    );
+    const refused = await t.post(ADMIN.resetTwoStep(m.id), {}, op.token);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(
+      'This member has no password and no connected account: their passkeys are their only way in. Ask them to choose a password with "Forgot password" on the sign-in screen first, then reset two-step sign-in.',
+    );
+    expect((await passkeySignIn(m.key)).status).toBe(200);
+    const detail = await t.get(ADMIN.member(m.id), op.token);
+    expect(detail.body.waysIn).toEqual({
+      password: false,
+      twoStep: true,
+      passkeys: 1,
+      providers: 0,
+    });
+    await sleep(300);
+    expect(t.mail.countTo(m.email, RESET_SUBJECT)).toBe(0);
+  });
 });

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliRun, npmCli } from '../support/cli.js';
 import { PATHS } from '../support/contract.js';
-import { startTestServer, type TestServer, type User } from '../support/server.js';
+import { APP_URL, startTestServer, type TestServer, type User } from '../support/server.js';
+import { twoStepMember } from '../support/totp.js';
+import { SoftAuthenticator } from '../support/webauthn.js';
 
 /** `npm run --silent cli -- users …` as an operator runs it, against a running server's data. */
 
@@ -76,6 +78,50 @@ describe.each(['sqlite', 'postgres'] as const)('the users CLI on %s', (db) => {
     expect((await t.get(PATHS.codes, root.token)).status).toBe(200);
   }, 120_000);
 
+  it('users reset-two-step: the member signs in with the password alone and is mailed', async () => {
+    const m = await twoStepMember(t);
+    const key = new SoftAuthenticator(APP_URL);
+    const options = await t.post(PATHS.passkeyOptions, {}, m.token);
+    const added = await t.post(
+      PATHS.passkeys,
+      { name: 'Phone', response: key.register(options.body) },
+      m.token,
+    );
+    expect(added.status, added.text).toBe(200);
+    expect((await t.login(m.email, m.password)).status).toBe(401);
+
+    const reset = await cli(t, ['users', 'reset-two-step', m.email]);
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(reset.stdout).toBe(
+      `Reset two-step sign-in of ${m.email}: two-step sign-in turned off, 1 passkey removed.\n`,
+    );
+    const login = await t.login(m.email, m.password);
+    expect(login.status, login.text).toBe(200);
+    const mail = await t.mail.waitForMailTo(
+      m.email,
+      'Two-step sign-in was reset on your Gatehouse account',
+      10_000,
+    );
+    expect(mail.text).toContain('two-step sign-in is off');
+    const events = await t.get(
+      `/api/admin/security-events?member=${m.id}&type=admin_reset_two_step`,
+      root.token,
+    );
+    expect(events.body.items[0]).toMatchObject({
+      detail: { actor: 'cli', twoStep: true, passkeys: 1 },
+      actor: { id: 'cli', email: null },
+      ip: 'cli',
+    });
+
+    // Nothing left: said so, exit code 1. The initial user's can be reset from here.
+    const again = await cli(t, ['users', 'reset-two-step', m.email]);
+    expect(again.code).toBe(1);
+    expect(again.stderr.trim()).toBe('This member has neither two-step sign-in nor a passkey.');
+    const initial = await cli(t, ['users', 'reset-two-step', root.email]);
+    expect(initial.code).toBe(1);
+    expect(initial.stderr.trim()).toBe('This member has neither two-step sign-in nor a passkey.');
+  }, 120_000);
+
   it('errors: an unknown email (1), a wrong use (2, with the usage)', async () => {
     const unknown = await cli(t, ['users', 'disable', 'nobody@example.com']);
     expect(unknown.code).toBe(1);
@@ -84,6 +130,7 @@ describe.each(['sqlite', 'postgres'] as const)('the users CLI on %s', (db) => {
       ['users'],
       ['users', 'frobnicate'],
       ['users', 'disable'],
+      ['users', 'reset-two-step'],
       ['users', 'list', '--x'],
     ]) {
       const wrong = await cli(t, args);
