@@ -52,6 +52,23 @@ function signedIn(routes: Record<string, Handler>) {
   });
 }
 
+/** A security log entry: defaults for what the test does not care about. */
+function logEvent(n: number, over: Record<string, unknown>) {
+  return {
+    id: `event${String(n).padStart(10, '0')}`,
+    created: '2026-11-25 09:00:00.000Z',
+    type: 'admin_disable',
+    member: 'member000000001',
+    email: 'member1@example.com',
+    actor: null,
+    ip: '203.0.113.7',
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
+    outcome: 'success',
+    detail: {},
+    ...over,
+  };
+}
+
 describe('the operator console', () => {
   it('Home shows Admin to an operator, and it opens Members', async () => {
     signedIn({ 'GET /api/gatehouse/me': me(true), 'GET /api/admin/members': membersList });
@@ -120,6 +137,48 @@ describe('the operator console', () => {
       null,
     ]);
     expect(router.state.location.searchStr).toBe('?q=member4');
+  });
+
+  it('the security log names the operator who acted: by email, the command line, or a deleted operator', async () => {
+    const events = [
+      logEvent(1, {
+        type: 'admin_disable',
+        actor: { id: 'operator0000001', email: 'ops@example.com' },
+        detail: { actor: 'operator0000001', sessions: 1 },
+      }),
+      logEvent(2, {
+        type: 'admin_reset_two_step',
+        actor: { id: 'cli', email: null },
+        detail: { actor: 'cli', twoStep: true, passkeys: 1 },
+      }),
+      logEvent(3, {
+        type: 'admin_enable',
+        actor: { id: 'operator0000002', email: null },
+        detail: { actor: 'operator0000002' },
+      }),
+      logEvent(4, { type: 'password_changed' }),
+    ];
+    signedIn({
+      'GET /api/gatehouse/me': me(true),
+      'GET /api/admin/security-events': () =>
+        json(200, { page: 1, perPage: 30, totalItems: 4, totalPages: 1, items: events }),
+    });
+    renderApp('/admin/security-log');
+    const list = await screen.findByRole('list', { name: 'Security events' });
+    const [disabled, reset, enabled, changed] = within(list).getAllByRole('listitem');
+    expect(disabled).toHaveTextContent('Account disabled by an operator');
+    expect(disabled).toHaveTextContent('member1@example.com · by ops@example.com');
+    expect(within(disabled!).getByRole('link', { name: 'ops@example.com' })).toHaveAttribute(
+      'href',
+      '/admin/members/operator0000001',
+    );
+    expect(reset).toHaveTextContent('Two-step sign-in reset by an operator');
+    expect(reset).toHaveTextContent('member1@example.com · by the command line');
+    expect(enabled).toHaveTextContent('member1@example.com · by a deleted operator');
+    expect(within(enabled!).getAllByRole('link')).toHaveLength(1);
+    // Not an operator action: nobody named beside the member, and no operator id anywhere.
+    expect(changed).not.toHaveTextContent(' · by ');
+    expect(list).not.toHaveTextContent('operator000000');
   });
 
   it('a search matching more members than the server counts says so, and still turns pages', async () => {

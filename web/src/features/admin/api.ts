@@ -54,6 +54,16 @@ export interface MemberDetail extends Member {
   sessions: MemberSession[];
   lastSignIn: string | null;
   events: SecurityEvent[];
+  /** How they sign in: what Reset Two-Step Sign-In would remove, and what it leaves. */
+  waysIn: WaysIn;
+}
+
+export interface WaysIn {
+  /** A password of their own (not so for a member who joined with a provider and never set one). */
+  password: boolean;
+  twoStep: boolean;
+  passkeys: number;
+  providers: number;
 }
 
 /** PocketBase's list answer; the totals are -1 when skipped. */
@@ -99,7 +109,12 @@ export interface MailStats {
 export interface LogEvent extends SecurityEvent {
   member: string | null;
   email: string | null;
+  /** Who did an operator action (null for other events); see CLI_ACTOR. */
+  actor: { id: string; email: string | null } | null;
 }
+
+/** The actor id of what the command line did; an operator whose account is gone has no email. */
+export const CLI_ACTOR = 'cli';
 
 /** Rows per page in the console's lists. */
 export const PER_PAGE = 30;
@@ -236,6 +251,11 @@ export async function revokeCode(codeId: string): Promise<void> {
 
 export async function resendVerification(id: string): Promise<void> {
   await pb.send(`${memberPath(id)}/resend-verification`, { method: 'POST' });
+}
+
+/** Turns off their two-step sign-in and removes their passkeys (they lost their phone). */
+export async function resetTwoStep(id: string): Promise<Member> {
+  return pb.send(`${memberPath(id)}/reset-two-step`, { method: 'POST' });
 }
 
 export async function deleteMember(id: string): Promise<void> {

@@ -9,11 +9,13 @@ import { useCurrentUser } from '../../lib/auth';
 import { EVENT_TYPES, EventListSection } from '../audit/event-list-section';
 import {
   adminErrorMessage,
+  CLI_ACTOR,
   findMemberByEmail,
   logQueryOptions,
   memberQueryOptions,
   pageNumber,
   PER_PAGE,
+  type LogEvent,
   type LogSearch,
 } from './api';
 import { PagedResults } from './pager';
@@ -155,21 +157,46 @@ export function SecurityLogScreen({
             <EventListSection
               events={events}
               label="Security events"
-              member={(event) =>
-                event.member && event.email ? (
-                  <Link to="/admin/members/$id" params={{ id: event.member }} className={textLink}>
-                    {event.email}
-                  </Link>
-                ) : (
-                  <span className="text-slate-700 dark:text-slate-300">
-                    {event.member ? 'A deleted account' : 'No account'}
-                  </span>
-                )
-              }
+              member={(event) => (
+                <>
+                  {event.member && event.email ? (
+                    <Link
+                      to="/admin/members/$id"
+                      params={{ id: event.member }}
+                      className={textLink}
+                    >
+                      {event.email}
+                    </Link>
+                  ) : (
+                    <span className="text-slate-700 dark:text-slate-300">
+                      {event.member ? 'A deleted account' : 'No account'}
+                    </span>
+                  )}
+                  {event.actor ? (
+                    <>
+                      {' · by '}
+                      <Actor actor={event.actor} />
+                    </>
+                  ) : null}
+                </>
+              )}
             />
           )}
         </PagedResults>
       </TitledCard>
     </>
+  );
+}
+
+/** The operator who acted: their email (a link to their page), the command line, or gone. */
+function Actor({ actor }: { actor: NonNullable<LogEvent['actor']> }) {
+  if (actor.id === CLI_ACTOR) return <>the command line</>;
+  if (actor.email === null) {
+    return <span className="text-slate-700 dark:text-slate-300">a deleted operator</span>;
+  }
+  return (
+    <Link to="/admin/members/$id" params={{ id: actor.id }} className={textLink}>
+      {actor.email}
+    </Link>
   );
 }

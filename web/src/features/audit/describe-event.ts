@@ -36,6 +36,7 @@ const PLAIN: Record<string, string> = {
   admin_remove_operator: 'No longer an operator',
   admin_give_codes: 'Invite codes given by an operator',
   admin_revoke_code: 'Invite code revoked by an operator',
+  admin_reset_two_step: 'Two-step sign-in reset by an operator',
   admin_resend_verification: 'Verification email resent by an operator',
   admin_mail_retry: 'Email retried by an operator',
   admin_test_mail: 'Test email sent',
