@@ -163,6 +163,42 @@ export default tseslint.config(
     },
   },
   ...serverBoundaries,
+  // The wire contract (contract/): schemas the server runs and the web takes types from. It
+  // imports nothing of either; the web imports it with `import type` only (no schema code ships).
+  {
+    files: ['contract/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**', '**/web/**', '../*/**'],
+              message: 'contract/ is the shared wire contract: it imports only typebox and itself.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/contract/**'],
+              allowTypeImports: true,
+              message:
+                'The web takes only types from contract/ (import type): schemas stay on the server.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': [

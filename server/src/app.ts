@@ -12,7 +12,11 @@ import type { AppContext } from './core/context.js';
 import { NotFoundError, UnavailableError } from './core/errors.js';
 import { clientNetwork, type Limit } from './core/rate-limit.js';
 import { isJsonContentType } from './http/body.js';
+import { apiDocs } from './http/api-docs.js';
 import { envelope, HttpError, LOADING_FAILED, replyWithError } from './http/envelope.js';
+import { AJV_OPTIONS, withBodyReading } from './http/schema.js';
+import packageJson from '../../package.json' with { type: 'json' };
+import * as SystemSchemas from '../../contract/system.js';
 import type { WebApp } from './http/web-app.js';
 import { lazyChild } from './logger.js';
 import { inviteRoutes } from './invites/routes.js';
@@ -28,6 +32,9 @@ import { adminRoutes } from './admin/routes.js';
 import { metricsRoutes } from './metrics/routes.js';
 import { realtimeRoutes } from './realtime/routes.js';
 import type { BrokerOptions } from './realtime/broker.js';
+
+const packageVersion = packageJson.version;
+const HEALTHY = { code: 200, message: 'API is healthy.', data: {} };
 
 /** Every request under /api/ counts against this, per client IP. */
 const API_LIMIT: Limit = { name: 'api', max: 300, windowMs: 10_000 };
@@ -50,7 +57,7 @@ export function buildApp(
   ctx: AppContext,
   webApp: WebApp,
   log: Logger,
-  options: { realtime?: BrokerOptions } = {},
+  options: { realtime?: BrokerOptions; routes?: Array<{ method: string; url: string }> } = {},
 ) {
   const securityHeaders = {
     'x-content-type-options': 'nosniff',
@@ -76,6 +83,8 @@ export function buildApp(
     trustProxy: proxyTrust(ctx.config.trustProxy),
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: 'idle',
+    // Requests are checked against the contract's schemas as PocketBase reads them (http/schema.ts).
+    ajv: AJV_OPTIONS,
     // While closing, requests still arriving on open connections get our 503 envelope (below).
     return503OnClosing: false,
     // A path Fastify's router cannot take (a bad percent-escape or an over-long id in a route's
@@ -93,6 +102,10 @@ export function buildApp(
         .check(API_LIMIT, clientNetwork(request.ip))
         .then(() => answer(routerError(error)), answer);
     },
+  });
+  app.addHook('onRoute', (route) => {
+    withBodyReading(route);
+    for (const method of [route.method].flat()) options.routes?.push({ method, url: route.url });
   });
   // Each request's auth, loaded once (http/auth.ts): a declared slot keeps request objects alike.
   app.decorateRequest('authLoaded', null);
@@ -179,14 +192,18 @@ export function buildApp(
     return reply.code(404).send(envelope(404));
   });
 
+  // First of the routes: the reference collects every route registered after it.
+  app.register(apiDocs, { version: packageVersion });
   const realtime = realtimeRoutes(ctx, options.realtime);
   // First: its onResponse hook counts every route.
   app.register(metricsRoutes(ctx, { realtimeConnections: () => realtime.broker.size }));
-  app.get('/api/health', async () => ({ code: 200, message: 'API is healthy.', data: {} }));
-  // Readiness for load balancers: touches the database (a second at most), unlike /api/health.
-  app.get('/api/ready', async () => {
-    if (!(await ctx.databaseReady())) throw new UnavailableError();
-    return { code: 200, message: 'API is ready.', data: {} };
+  app.register(async (app) => {
+    app.get('/api/health', { schema: SystemSchemas.health }, async () => HEALTHY);
+    // Readiness for load balancers: touches the database (a second at most), unlike /api/health.
+    app.get('/api/ready', { schema: SystemSchemas.ready }, async () => {
+      if (!(await ctx.databaseReady())) throw new UnavailableError();
+      return { code: 200, message: 'API is ready.', data: {} };
+    });
   });
   app.register(accountRoutes(ctx));
   app.register(inviteRoutes(ctx));

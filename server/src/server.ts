@@ -27,6 +27,8 @@ export interface RunningServer {
   bootstrapLink: string | null;
   /** What the operator should know about where things go. */
   summary: { database: string; mail: 'smtp' | 'console'; rateLimits: string; webApp: boolean };
+  /** Every route the HTTP app registered (method and path pattern): the API reference lists them. */
+  routes: Array<{ method: string; url: string }>;
   /** Stops accepting, finishes in-flight requests, stops the mail worker, closes the database. */
   close(): Promise<void>;
 }
@@ -101,7 +103,8 @@ export async function startServer(
     });
     cleanup.push(startHousekeeping(ctx));
     const webApp = await WebApp.load(config.webDist, config);
-    const app = buildApp(ctx, webApp, log);
+    const routes: RunningServer['routes'] = [];
+    const app = buildApp(ctx, webApp, log, { routes });
     // Closing order (reversed): HTTP first (in-flight requests finish), then the worker.
     cleanup.push(() => worker.stop());
     cleanup.push(() => app.close());
@@ -127,6 +130,7 @@ export async function startServer(
         rateLimits: !store ? 'off' : config.redisUrl ? 'on (Redis)' : 'on (in memory)',
         webApp: webApp.built,
       },
+      routes,
       close: () => (closing ??= closeAll()),
     };
   } catch (error) {

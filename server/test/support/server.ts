@@ -151,6 +151,11 @@ export class TestServer {
     await this.start();
   }
 
+  /** The routes the running server registered (method and path pattern). */
+  get routes(): Array<{ method: string; url: string }> {
+    return this.running?.routes ?? [];
+  }
+
   /** Starts (again) with the current env; storage, secrets and mail receiver are kept. */
   async start(envOverride: Record<string, string> = {}): Promise<void> {
     if (this.running) throw new Error('already running');
