@@ -51,9 +51,15 @@ export interface Auth {
   signInWithProvider(provider: string, createData?: { inviteCode: string }): Promise<SignInResult>;
   /**
    * Connects a provider to the signed-in member: the same flow with this session's token, which
-   * the server answers with a fresh token for this same session.
+   * the server answers with a fresh token for this same session. A session that has to confirm
+   * it's them first does so (`lib/reauth.ts`), then the flow starts over (its code is good once).
    */
   connectProvider(provider: string): Promise<void>;
+  /**
+   * "Confirm it's you" for a member whose way in is a provider: signing in again with a provider
+   * already connected confirms this session, and the server answers a token for it.
+   */
+  confirmWithProvider(provider: string): Promise<void>;
   /** Ends the session on the server (`POST /api/gatehouse/logout`), then here, even if that fails. */
   signOut(): Promise<void>;
   /** Calls `onChange` whenever the session changes (in this tab or another). */
@@ -295,6 +301,10 @@ export function createAuth(): Auth {
       return 'unverified';
     },
     async connectProvider(provider) {
+      const { pb, confirmed } = await loadClient();
+      await confirmed(() => pb.collection('users').authWithOAuth2<UserRecord>({ provider }));
+    },
+    async confirmWithProvider(provider) {
       const { pb } = await loadClient();
       await pb.collection('users').authWithOAuth2<UserRecord>({ provider });
     },

@@ -1,4 +1,5 @@
-import PocketBase, { ClientResponseError, LocalAuthStore } from 'pocketbase';
+import PocketBase, { ClientResponseError, LocalAuthStore, type SendOptions } from 'pocketbase';
+import { askToConfirm, needsConfirmation } from './reauth';
 import { AUTH_STORAGE_KEY } from './session';
 
 /** The one SDK client of the app. Same origin: the server hosts the app and the API. */
@@ -24,6 +25,61 @@ export function onResponse(listener: ResponseListener): () => void {
   responseListeners.add(listener);
   return () => responseListeners.delete(listener);
 }
+
+/**
+ * What an action the member did not confirm fails with (Cancel in "Confirm it's you"): the screens
+ * show the server's message of a failure, and this one is a quiet note, not an error.
+ */
+export const NOT_CONFIRMED_MESSAGE = 'Cancelled. Nothing was changed.';
+
+/** Whether `err` is an action the member chose not to confirm (see `confirmed`). */
+export function isNotConfirmed(err: unknown): boolean {
+  return (
+    err instanceof ClientResponseError &&
+    err.isAbort &&
+    err.response?.message === NOT_CONFIRMED_MESSAGE
+  );
+}
+
+/**
+ * Runs `request`; when the server answers "Confirm it's you to continue.", asks the member
+ * (`lib/reauth.ts`) and runs it again once they have confirmed, as often as the server asks.
+ * Cancel rejects with `NOT_CONFIRMED_MESSAGE` (a 403 marked as aborted); with no dialog to ask
+ * the server's refusal stands.
+ */
+export async function confirmed<T>(request: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await request();
+    } catch (err) {
+      const asked = needsConfirmation(err) ? askToConfirm() : null;
+      // The dialog could not open (its code did not load): the server's refusal stands.
+      const answer = asked ? await asked.catch(() => null) : null;
+      if (answer === null) throw err;
+      if (!answer) {
+        throw new ClientResponseError({
+          url: (err as ClientResponseError).url,
+          status: 403,
+          isAbort: true,
+          response: { status: 403, message: NOT_CONFIRMED_MESSAGE, data: {} },
+        });
+      }
+    }
+  }
+}
+
+/**
+ * The code a provider's popup hands back is good for one request: a connection refused for a
+ * confirmation is not sent again with it, but started over (`auth.connectProvider`).
+ */
+const ONCE_ONLY = '/auth-with-oauth2';
+
+const sendOnce = pb.send.bind(pb);
+// Every request of the app (the SDK's record methods send through here too) gets the dialog.
+pb.send = <T = unknown>(path: string, options: SendOptions): Promise<T> =>
+  path.endsWith(ONCE_ONLY)
+    ? sendOnce<T>(path, options)
+    : confirmed(() => sendOnce<T>(path, options));
 
 /** Field error message from a PocketBase-style error body, if any. */
 export function fieldError(err: unknown, field: string): string | undefined {
