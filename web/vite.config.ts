@@ -28,6 +28,14 @@ const FIRST_SCREEN_SHARED = [
   'features/providers/provider-errors.ts',
 ];
 
+/**
+ * The WebAuthn library and the passkey prompt's helpers, which the login screen loads for passkey
+ * autofill: one chunk, though Settings and the "Confirm it's you" dialog import the library too
+ * (left to itself the bundler splits the library off, one more file for the first screen).
+ */
+const PASSKEY_PROMPT =
+  /node_modules[\\/]@simplewebauthn[\\/]|features[\\/]passkeys[\\/]ceremony\.ts$/;
+
 const inWebSrc = (id: string, file: string) =>
   id.replaceAll('\\', '/').includes(`/web/src/${file}`);
 
@@ -53,6 +61,7 @@ export default defineConfig({
           groups: [
             { name: 'framework', test: (id) => FRAMEWORK.test(id) },
             { name: 'forms', test: (id) => FIRST_SCREEN_SHARED.some((file) => inWebSrc(id, file)) },
+            { name: 'ceremony', test: (id) => PASSKEY_PROMPT.test(id) },
           ],
         },
       },

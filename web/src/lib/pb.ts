@@ -1,5 +1,5 @@
 import PocketBase, { ClientResponseError, LocalAuthStore, type SendOptions } from 'pocketbase';
-import { askToConfirm, needsConfirmation } from './reauth';
+import { askToConfirm } from './reauth';
 import { AUTH_STORAGE_KEY } from './session';
 
 /** The one SDK client of the app. Same origin: the server hosts the app and the API. */
@@ -24,6 +24,18 @@ pb.afterSend = (response: Response, data: unknown, options?: { headers?: unknown
 export function onResponse(listener: ResponseListener): () => void {
   responseListeners.add(listener);
   return () => responseListeners.delete(listener);
+}
+
+/** The server's message for an action that needs a recent confirmation (docs/api.md). */
+export const CONFIRM_IT_IS_YOU = "Confirm it's you to continue.";
+
+/** Whether `err` is the server's "Confirm it's you" refusal. */
+export function needsConfirmation(err: unknown): boolean {
+  return (
+    err instanceof ClientResponseError &&
+    err.status === 403 &&
+    err.response?.message === CONFIRM_IT_IS_YOU
+  );
 }
 
 /**
