@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import {
   authRefreshOk,
@@ -6,10 +6,12 @@ import {
   fakeServer,
   json,
   makeUser,
+  noContent,
+  pbError,
   storeSession,
   type Handler,
 } from '../../test/fake-server';
-import { renderApp } from '../../test/render-app';
+import { findAnnounced, renderApp } from '../../test/render-app';
 
 const alice = makeUser({ isInitialUser: true });
 
@@ -48,6 +50,121 @@ function signedIn(routes: Record<string, Handler>) {
   return fakeServer({
     'POST /api/collections/users/auth-refresh': authRefreshOk(alice),
     'GET /changelog.json': changelogOk(),
+    ...routes,
+  });
+}
+
+/** A member's page, as GET /api/admin/members/{id} answers it. */
+function memberDetail(over: Record<string, unknown> = {}) {
+  return {
+    ...member(7),
+    invitedBy: { id: alice.id, email: alice.email },
+    inviterDeleted: false,
+    invitees: 0,
+    codes: [
+      {
+        id: 'code00000000001',
+        code: 'ABCD-EFGH-JKLM',
+        created: '2026-11-20 10:00:00.000Z',
+        used: null,
+        usedBy: null,
+      },
+    ],
+    sessions: [],
+    lastSignIn: null,
+    events: [],
+    waysIn: { password: true, twoStep: true, passkeys: 2, providers: 0 },
+    ...over,
+  };
+}
+
+const TARGET = member(7);
+const TARGET_PATH = `/api/admin/members/${TARGET.id}`;
+
+/** Each action that asks first: its button, question, what it says, and the request it sends. */
+const CONFIRMED: Array<{
+  button: string;
+  member?: Record<string, unknown>;
+  title: string;
+  says: RegExp;
+  confirm: string;
+  request: [string, string];
+  /** The notice on the page afterwards; undefined: the page is left (back to Members). */
+  done?: string;
+}> = [
+  {
+    button: 'Disable',
+    title: `Disable ${TARGET.email}?`,
+    says: /They are signed out everywhere and cannot sign in until the account is enabled again/,
+    confirm: 'Yes, Disable',
+    request: ['POST', `${TARGET_PATH}/disable`],
+    done: `${TARGET.email} has been disabled and signed out everywhere.`,
+  },
+  {
+    button: 'Enable',
+    member: { disabled: true },
+    title: `Enable ${TARGET.email}?`,
+    says: /They can sign in again/,
+    confirm: 'Yes, Enable',
+    request: ['POST', `${TARGET_PATH}/enable`],
+    done: `${TARGET.email} has been enabled and can sign in again.`,
+  },
+  {
+    button: 'Make Operator',
+    title: `Make ${TARGET.email} an operator?`,
+    says: /They can use the operator console/,
+    confirm: 'Yes, Make Operator',
+    request: ['POST', `${TARGET_PATH}/operator`],
+    done: `${TARGET.email} is now an operator.`,
+  },
+  {
+    button: 'Remove Operator',
+    member: { isOperator: true },
+    title: `Remove ${TARGET.email} as an operator?`,
+    says: /They can no longer use the operator console/,
+    confirm: 'Yes, Remove Operator',
+    request: ['DELETE', `${TARGET_PATH}/operator`],
+    done: `${TARGET.email} is no longer an operator.`,
+  },
+  {
+    button: 'Revoke',
+    title: `Revoke invite code ABCD-EFGH-JKLM of ${TARGET.email}?`,
+    says: /Nobody can sign up with it any more/,
+    confirm: 'Yes, Revoke',
+    request: ['DELETE', '/api/admin/invite-codes/code00000000001'],
+    done: 'Invite code ABCD-EFGH-JKLM has been revoked.',
+  },
+  {
+    button: 'Reset Two-Step Sign-In',
+    title: `Reset two-step sign-in for ${TARGET.email}?`,
+    says: /Two-step sign-in is turned off \(their recovery codes stop working\) and their 2 passkeys are removed\. They sign in with their password alone/,
+    confirm: 'Yes, Reset',
+    request: ['POST', `${TARGET_PATH}/reset-two-step`],
+    done: `Two-step sign-in of ${TARGET.email} has been reset. They can sign in with their password alone.`,
+  },
+  {
+    button: 'Delete',
+    title: `Delete ${TARGET.email}?`,
+    says: /This action cannot be undone/,
+    confirm: 'Yes, Delete',
+    request: ['DELETE', TARGET_PATH],
+  },
+];
+
+/** The initial user on a member's page, every action answered as the server would. */
+function onMemberPage(over: Record<string, unknown> = {}, routes: Record<string, Handler> = {}) {
+  const answer = () => json(200, { ...TARGET, ...over });
+  return signedIn({
+    'GET /api/gatehouse/me': me(true),
+    'GET /api/admin/members': membersList,
+    [`GET ${TARGET_PATH}`]: () => json(200, memberDetail(over)),
+    [`POST ${TARGET_PATH}/disable`]: answer,
+    [`POST ${TARGET_PATH}/enable`]: answer,
+    [`POST ${TARGET_PATH}/operator`]: answer,
+    [`DELETE ${TARGET_PATH}/operator`]: answer,
+    [`POST ${TARGET_PATH}/reset-two-step`]: answer,
+    [`DELETE ${TARGET_PATH}`]: () => noContent(),
+    'DELETE /api/admin/invite-codes/code00000000001': () => noContent(),
     ...routes,
   });
 }
@@ -137,6 +254,87 @@ describe('the operator console', () => {
       null,
     ]);
     expect(router.state.location.searchStr).toBe('?q=member4');
+  });
+
+  it.each(CONFIRMED.map((action) => [action.button, action] as const))(
+    '%s asks first, naming the member and what will happen; only its Yes sends it',
+    async (_button, action) => {
+      const server = onMemberPage(action.member);
+      const { user, router } = renderApp(`/admin/members/${TARGET.id}`);
+      await screen.findByRole('heading', { level: 1, name: TARGET.email });
+      const sent = () => server.to(...action.request);
+
+      await user.click(screen.getByRole('button', { name: action.button }));
+      const dialog = await screen.findByRole('dialog', { name: action.title });
+      expect(dialog).toHaveAccessibleDescription(action.says);
+      expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+      expect(sent()).toHaveLength(0);
+
+      await user.click(within(dialog).getByRole('button', { name: action.confirm }));
+      if (action.done) expect(await findAnnounced(action.done, 'status')).toBeInTheDocument();
+      else {
+        await screen.findByRole('heading', { level: 1, name: 'Members' });
+        expect(router.state.location.pathname).toBe('/admin');
+      }
+      expect(sent()).toHaveLength(1);
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    },
+  );
+
+  it('a question is cancelled by Cancel or Escape: nothing is sent, focus goes back to its button', async () => {
+    const server = onMemberPage();
+    const { user } = renderApp(`/admin/members/${TARGET.id}`);
+    await screen.findByRole('heading', { level: 1, name: TARGET.email });
+    const reset = screen.getByRole('button', { name: 'Reset Two-Step Sign-In' });
+
+    await user.click(reset);
+    await screen.findByRole('dialog', { name: `Reset two-step sign-in for ${TARGET.email}?` });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(reset).toHaveFocus());
+
+    const disable = screen.getByRole('button', { name: 'Disable' });
+    await user.click(disable);
+    const dialog = await screen.findByRole('dialog', { name: `Disable ${TARGET.email}?` });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(disable).toHaveFocus());
+
+    const actions = server.requests.filter((r) => r.method !== 'GET');
+    expect(actions.filter((r) => r.path.startsWith('/api/admin/'))).toEqual([]);
+  });
+
+  it('Reset Two-Step Sign-In: not offered with nothing to reset; a refusal is said on the page', async () => {
+    const nothing = onMemberPage({
+      waysIn: { password: true, twoStep: false, passkeys: 0, providers: 0 },
+    });
+    const first = renderApp(`/admin/members/${TARGET.id}`);
+    await screen.findByRole('heading', { level: 1, name: TARGET.email });
+    expect(screen.getByText('Password')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Reset Two-Step Sign-In' })).toBeNull();
+    expect(nothing.to('POST', `${TARGET_PATH}/reset-two-step`)).toHaveLength(0);
+    first.unmount();
+
+    // Passkeys only, no password: the server refuses, and says why.
+    const refusal =
+      'This member has no password and no connected account: their passkeys are their only way in.';
+    onMemberPage(
+      { waysIn: { password: false, twoStep: false, passkeys: 1, providers: 0 } },
+      { [`POST ${TARGET_PATH}/reset-two-step`]: () => pbError(400, refusal) },
+    );
+    const { user } = renderApp(`/admin/members/${TARGET.id}`);
+    await screen.findByRole('heading', { level: 1, name: TARGET.email });
+    expect(screen.getByText('1 passkey')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Reset Two-Step Sign-In' }));
+    const dialog = await screen.findByRole('dialog', {
+      name: `Reset two-step sign-in for ${TARGET.email}?`,
+    });
+    expect(dialog).toHaveAccessibleDescription(
+      /^Their passkey is removed\. They sign in with their connected account alone/,
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Yes, Reset' }));
+    await findAnnounced(refusal);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
   it('the security log names the operator who acted: by email, the command line, or a deleted operator', async () => {

@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { Alert, LiveMessage } from '../../components/ui/alert';
+import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card, TitledCard } from '../../components/ui/card';
 import { ScreenHeading, textLink, usePageTitle } from '../../components/ui/screen';
@@ -20,12 +20,15 @@ import {
   meQueryOptions,
   memberQueryOptions,
   resendVerification,
+  resetTwoStep,
   revokeCode,
   setOperator,
   treeQueryOptions,
   type MemberCode,
   type MemberDetail,
+  type WaysIn,
 } from './api';
+import { ConfirmAction, type Question } from './confirm-action';
 import { MemberBadges } from './member-badges';
 import { SessionFacts } from '../sessions/session-facts-section';
 
@@ -34,7 +37,117 @@ const INVITEES_SHOWN = 50;
 
 /** The action under way (its button shows a busy label; the others wait). */
 type Running =
-  'disable' | 'enable' | 'resend' | 'codes' | 'operator' | 'delete' | { revoke: string } | null;
+  | 'disable'
+  | 'enable'
+  | 'resend'
+  | 'codes'
+  | 'operator'
+  | 'reset'
+  | 'delete'
+  | { revoke: string }
+  | null;
+
+/** An action that asks first (ConfirmAction): what the operator pressed. */
+type Asked =
+  | 'disable'
+  | 'enable'
+  | 'make-operator'
+  | 'remove-operator'
+  | 'reset'
+  | 'delete'
+  | { revoke: MemberCode };
+
+/** The question each action asks, naming the member and what will happen. */
+function questionFor(asked: Asked, member: MemberDetail): Question {
+  const email = member.email;
+  if (typeof asked === 'object') {
+    return {
+      title: `Revoke invite code ${asked.revoke.code} of ${email}?`,
+      description: 'Nobody can sign up with it any more. This cannot be undone.',
+      confirm: 'Yes, Revoke',
+      busy: 'Revoking...',
+    };
+  }
+  switch (asked) {
+    case 'disable':
+      return {
+        title: `Disable ${email}?`,
+        description:
+          'They are signed out everywhere and cannot sign in until the account is enabled again. Their unused invite codes stop working until then.',
+        confirm: 'Yes, Disable',
+        busy: 'Disabling...',
+      };
+    case 'enable':
+      return {
+        title: `Enable ${email}?`,
+        description: 'They can sign in again, and their unused invite codes work again.',
+        confirm: 'Yes, Enable',
+        busy: 'Enabling...',
+        harmless: true,
+      };
+    case 'make-operator':
+      return {
+        title: `Make ${email} an operator?`,
+        description:
+          'They can use the operator console: see every member and the security log, disable, enable and delete accounts, reset two-step sign-in, and give and revoke invite codes.',
+        confirm: 'Yes, Make Operator',
+        busy: 'Saving...',
+      };
+    case 'remove-operator':
+      return {
+        title: `Remove ${email} as an operator?`,
+        description: 'They can no longer use the operator console. Their account stays as it is.',
+        confirm: 'Yes, Remove Operator',
+        busy: 'Saving...',
+        harmless: true,
+      };
+    case 'reset':
+      return {
+        title: `Reset two-step sign-in for ${email}?`,
+        description: resetDescription(member.waysIn),
+        confirm: 'Yes, Reset',
+        busy: 'Resetting...',
+      };
+    case 'delete':
+      return {
+        title: `Delete ${email}?`,
+        description: 'This action cannot be undone. All their data will be permanently deleted.',
+        confirm: 'Yes, Delete',
+        busy: 'Deleting...',
+      };
+  }
+}
+
+/** What Reset Two-Step Sign-In removes, and how they sign in afterwards. */
+function resetDescription(ways: WaysIn): string {
+  const passkeys =
+    ways.passkeys === 1
+      ? 'their passkey is removed'
+      : `their ${ways.passkeys} passkeys are removed`;
+  const removed = [
+    ...(ways.twoStep ? ['two-step sign-in is turned off (their recovery codes stop working)'] : []),
+    ...(ways.passkeys > 0 ? [passkeys] : []),
+  ].join(' and ');
+  const left = ways.password ? 'their password' : 'their connected account';
+  return (
+    `${removed.charAt(0).toUpperCase()}${removed.slice(1)}. They sign in with ${left} alone, ` +
+    'and get an email about it. Do this only once you are sure the request comes from them.'
+  );
+}
+
+/** "Password, two-step sign-in, 2 passkeys": how the member signs in. */
+function waysInWords(ways: WaysIn): string {
+  const words = [
+    ...(ways.password ? ['Password'] : []),
+    ...(ways.twoStep ? ['two-step sign-in'] : []),
+    ...(ways.passkeys > 0 ? [ways.passkeys === 1 ? '1 passkey' : `${ways.passkeys} passkeys`] : []),
+    ...(ways.providers > 0
+      ? [ways.providers === 1 ? '1 connected account' : `${ways.providers} connected accounts`]
+      : []),
+  ];
+  const text = words.join(', ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 
 /**
  * Admin → a member's page: details, who invited them and whom they invited, their codes, sessions
@@ -87,7 +200,8 @@ function MemberPage({ viewer, member }: { viewer: string; member: MemberDetail }
   const [running, setRunning] = useState<Running>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  // The question is put in words when asked: the member's page may refresh while it is open.
+  const [asked, setAsked] = useState<{ action: Asked; question: Question } | null>(null);
 
   const isSelf = member.id === viewer;
   const protectedAccount = member.isInitialUser || isSelf;
@@ -117,22 +231,74 @@ function MemberPage({ viewer, member }: { viewer: string; member: MemberDetail }
     return true;
   }
 
-  async function onDelete() {
-    const deleted = await run(
-      'delete',
-      () => deleteMember(member.id),
-      `${member.email} has been deleted.`,
-      'Failed to delete the account. Please try again.',
-    );
-    if (deleted) {
-      queryClient.removeQueries({ queryKey: adminKeys.member(viewer, member.id) });
-      await navigate({ to: '/admin' });
+  /** Opens the question of an action; nothing is sent until the operator confirms. */
+  function ask(action: Asked) {
+    if (running) return;
+    setNotice(null);
+    setError(null);
+    setAsked({ action, question: questionFor(action, member) });
+  }
+
+  /** Runs the confirmed action; the question closes once it is done or failed. */
+  async function onConfirm(action: Asked) {
+    const email = member.email;
+    if (typeof action === 'object') {
+      const code = action.revoke;
+      await run(
+        { revoke: code.id },
+        () => revokeCode(code.id),
+        `Invite code ${code.code} has been revoked.`,
+        'Failed to revoke the invite code. Please try again.',
+      );
+    } else if (action === 'disable') {
+      await run(
+        'disable',
+        () => disableMember(member.id),
+        `${email} has been disabled and signed out everywhere.`,
+        'Failed to disable the account. Please try again.',
+      );
+    } else if (action === 'enable') {
+      await run(
+        'enable',
+        () => enableMember(member.id),
+        `${email} has been enabled and can sign in again.`,
+        'Failed to enable the account. Please try again.',
+      );
+    } else if (action === 'make-operator' || action === 'remove-operator') {
+      const make = action === 'make-operator';
+      await run(
+        'operator',
+        () => setOperator(member.id, make),
+        make ? `${email} is now an operator.` : `${email} is no longer an operator.`,
+        'Failed to change the operator role. Please try again.',
+      );
+    } else if (action === 'reset') {
+      await run(
+        'reset',
+        () => resetTwoStep(member.id),
+        `Two-step sign-in of ${email} has been reset. They can sign in with their ${member.waysIn.password ? 'password' : 'connected account'} alone.`,
+        'Failed to reset two-step sign-in. Please try again.',
+      );
+    } else {
+      const deleted = await run(
+        'delete',
+        () => deleteMember(member.id),
+        `${email} has been deleted.`,
+        'Failed to delete the account. Please try again.',
+      );
+      if (deleted) {
+        queryClient.removeQueries({ queryKey: adminKeys.member(viewer, member.id) });
+        await navigate({ to: '/admin' });
+        return;
+      }
     }
+    setAsked(null);
   }
 
   const busy = running !== null;
   const isRunning = (action: Exclude<Running, null>) =>
     typeof action === 'string' ? running === action : false;
+  const canReset = member.waysIn.twoStep || member.waysIn.passkeys > 0;
 
   return (
     <>
@@ -159,6 +325,7 @@ function MemberPage({ viewer, member }: { viewer: string; member: MemberDetail }
           </Detail>
           <Detail term="Status">{member.disabled ? 'Disabled' : 'Active'}</Detail>
           <Detail term="Email verified">{member.verified ? 'Yes' : 'No'}</Detail>
+          <Detail term="Signs in with">{waysInWords(member.waysIn)}</Detail>
           <Detail term="Role">
             {member.isInitialUser ? 'Initial user' : member.isOperator ? 'Operator' : 'Member'}
           </Detail>
@@ -196,18 +363,7 @@ function MemberPage({ viewer, member }: { viewer: string; member: MemberDetail }
       >
         <div className="flex flex-wrap gap-2">
           {protectedAccount ? null : member.disabled ? (
-            <Button
-              className="min-w-32"
-              disabled={busy}
-              onClick={() =>
-                run(
-                  'enable',
-                  () => enableMember(member.id),
-                  `${member.email} has been enabled and can sign in again.`,
-                  'Failed to enable the account. Please try again.',
-                )
-              }
-            >
+            <Button className="min-w-32" disabled={busy} onClick={() => ask('enable')}>
               {isRunning('enable') ? 'Enabling...' : 'Enable'}
             </Button>
           ) : (
@@ -215,14 +371,7 @@ function MemberPage({ viewer, member }: { viewer: string; member: MemberDetail }
               variant="danger"
               className="min-w-32"
               disabled={busy}
-              onClick={() =>
-                run(
-                  'disable',
-                  () => disableMember(member.id),
-                  `${member.email} has been disabled and signed out everywhere.`,
-                  'Failed to disable the account. Please try again.',
-                )
-              }
+              onClick={() => ask('disable')}
             >
               {isRunning('disable') ? 'Disabling...' : 'Disable'}
             </Button>
@@ -249,16 +398,7 @@ function MemberPage({ viewer, member }: { viewer: string; member: MemberDetail }
               variant="secondary"
               className="min-w-48"
               disabled={busy}
-              onClick={() =>
-                run(
-                  'operator',
-                  () => setOperator(member.id, !member.isOperator),
-                  member.isOperator
-                    ? `${member.email} is no longer an operator.`
-                    : `${member.email} is now an operator.`,
-                  'Failed to change the operator role. Please try again.',
-                )
-              }
+              onClick={() => ask(member.isOperator ? 'remove-operator' : 'make-operator')}
             >
               {isRunning('operator')
                 ? 'Saving...'
@@ -267,20 +407,28 @@ function MemberPage({ viewer, member }: { viewer: string; member: MemberDetail }
                   : 'Make Operator'}
             </Button>
           ) : null}
+          {protectedAccount || !canReset ? null : (
+            <Button
+              variant="secondary"
+              className="min-w-56"
+              disabled={busy}
+              onClick={() => ask('reset')}
+            >
+              {isRunning('reset') ? 'Resetting...' : 'Reset Two-Step Sign-In'}
+            </Button>
+          )}
         </div>
         {protectedAccount ? null : (
-          <DeleteMember
-            email={member.email}
-            confirming={confirmingDelete}
-            deleting={isRunning('delete')}
-            disabled={busy}
-            onAsk={() => {
-              setError(null);
-              setConfirmingDelete(true);
-            }}
-            onCancel={() => setConfirmingDelete(false)}
-            onConfirm={onDelete}
-          />
+          <div>
+            <Button
+              variant="danger"
+              className="w-full sm:w-auto"
+              disabled={busy}
+              onClick={() => ask('delete')}
+            >
+              {isRunning('delete') ? 'Deleting...' : 'Delete'}
+            </Button>
+          </div>
         )}
       </TitledCard>
 
@@ -317,14 +465,7 @@ function MemberPage({ viewer, member }: { viewer: string; member: MemberDetail }
                   typeof running === 'object' && running !== null && running.revoke === code.id
                 }
                 disabled={busy}
-                onRevoke={() =>
-                  run(
-                    { revoke: code.id },
-                    () => revokeCode(code.id),
-                    `Invite code ${code.code} has been revoked.`,
-                    'Failed to revoke the invite code. Please try again.',
-                  )
-                }
+                onRevoke={() => ask({ revoke: code })}
               />
             ))}
           </ul>
@@ -404,6 +545,15 @@ function MemberPage({ viewer, member }: { viewer: string; member: MemberDetail }
           </Link>
         </p>
       </TitledCard>
+
+      {asked ? (
+        <ConfirmAction
+          question={asked.question}
+          running={busy}
+          onCancel={() => setAsked(null)}
+          onConfirm={() => void onConfirm(asked.action)}
+        />
+      ) : null}
     </>
   );
 }
@@ -471,57 +621,5 @@ function CodeRow({
         </Button>
       )}
     </li>
-  );
-}
-
-/** Delete, with the confirmation of a member's own deletion (Cancel / Yes, Delete). */
-function DeleteMember({
-  email,
-  confirming,
-  deleting,
-  disabled,
-  onAsk,
-  onCancel,
-  onConfirm,
-}: {
-  email: string;
-  confirming: boolean;
-  deleting: boolean;
-  disabled: boolean;
-  onAsk: () => void;
-  onCancel: () => void;
-  onConfirm: () => void;
-}) {
-  // The question takes focus (its first button, Cancel) so a keyboard user lands on it.
-  const question = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (confirming) question.current?.querySelector('button')?.focus();
-  }, [confirming]);
-  if (!confirming) {
-    return (
-      <div>
-        <Button variant="danger" className="w-full sm:w-auto" disabled={disabled} onClick={onAsk}>
-          Delete
-        </Button>
-      </div>
-    );
-  }
-  return (
-    <Alert tone="error">
-      <div ref={question}>
-        <h3 className="font-semibold wrap-anywhere">Delete {email}?</h3>
-        <p className="mt-1">
-          This action cannot be undone. All their data will be permanently deleted.
-        </p>
-        <div className="mt-3 flex flex-wrap gap-2">
-          <Button variant="secondary" disabled={deleting} onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button variant="danger" className="min-w-32" disabled={deleting} onClick={onConfirm}>
-            {deleting ? 'Deleting...' : 'Yes, Delete'}
-          </Button>
-        </div>
-      </div>
-    </Alert>
   );
 }
