@@ -164,7 +164,13 @@ describe('the limits counted per account say so', () => {
       .map((l) => l.name)
       .sort();
     expect(perAccount).toEqual(
-      ['email-change-member', 'login-fail', 'login-fail-email', 'two-step-password'].sort(),
+      [
+        'email-change-member',
+        'login-fail',
+        'login-fail-device',
+        'login-fail-email',
+        'two-step-password',
+      ].sort(),
     );
   });
 });
