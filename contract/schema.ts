@@ -56,7 +56,7 @@ export const ErrorEnvelope = Type.Object(
       Type.String({ description: 'only on the 401 asking for the second sign-in step' }),
     ),
   },
-  { $id: 'ErrorEnvelope', additionalProperties: true },
+  { additionalProperties: true },
 );
 export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
 

@@ -33,7 +33,7 @@ export interface RecordUpdateInput {
   oldPassword: string;
   password: string;
   passwordConfirm: string;
-  emailVisibility: boolean | undefined;
+  emailVisibility?: boolean;
 }
 
 /**

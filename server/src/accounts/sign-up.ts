@@ -33,8 +33,8 @@ export interface SignUpInput {
   password: string;
   passwordConfirm: string;
   inviteCode: string;
-  emailVisibility: boolean | undefined;
-  verified: boolean | undefined;
+  emailVisibility?: boolean;
+  verified?: boolean;
 }
 
 const invalidCode = () =>

@@ -1,0 +1,140 @@
+import { AuthAnswer, UserRecord } from './records.js';
+import {
+  Body,
+  ErrorEnvelope,
+  Flag,
+  IdParams,
+  NoContent,
+  type RouteSchema,
+  SIGNED_IN,
+  Text,
+  Type,
+} from './schema.js';
+
+/** The users collection's PocketBase-shaped endpoints (server/src/accounts/routes.ts). */
+const tags = ['Accounts'];
+const errors = { 400: ErrorEnvelope, 429: ErrorEnvelope };
+
+export const authWithPassword = {
+  summary: 'Sign in with email and password',
+  description:
+    'A member with two-step sign-in on gets 401 with an `mfaId` instead (then auth-with-totp). A right password also sets the device cookie.',
+  tags,
+  body: Body({ identity: Text({ description: 'the email' }), password: Text() }),
+  response: { 200: AuthAnswer, ...errors, 401: ErrorEnvelope, 403: ErrorEnvelope },
+} satisfies RouteSchema;
+
+export const authRefresh = {
+  summary: "Keep the session: a fresh token for it, and the member's record",
+  tags,
+  security: SIGNED_IN,
+  response: { 200: AuthAnswer, 401: ErrorEnvelope },
+} satisfies RouteSchema;
+
+export const signUp = {
+  summary: 'Sign up with an invite code',
+  tags,
+  body: Body({
+    email: Text(),
+    password: Text(),
+    passwordConfirm: Text(),
+    inviteCode: Text(),
+    emailVisibility: Flag(),
+    verified: Flag({ description: 'ignored: an account is verified through its mail' }),
+  }),
+  response: { 200: UserRecord, ...errors },
+} satisfies RouteSchema;
+
+export const listRecords = {
+  summary: 'List members: not open to members (PocketBase superusers only)',
+  tags,
+  response: { 403: ErrorEnvelope },
+} satisfies RouteSchema;
+
+export const viewRecord = {
+  summary: "The member's own record (anyone else's is a 404)",
+  tags,
+  security: SIGNED_IN,
+  params: IdParams,
+  response: { 200: UserRecord, 404: ErrorEnvelope },
+} satisfies RouteSchema;
+
+export const updateRecord = {
+  summary: 'Change the own password (with oldPassword) or emailVisibility',
+  description:
+    'A new password ends every other session; this device gets a fresh token in the `X-Gatehouse-Token` header.',
+  tags,
+  security: SIGNED_IN,
+  params: IdParams,
+  body: Body({
+    oldPassword: Text(),
+    password: Text(),
+    passwordConfirm: Text(),
+    emailVisibility: Flag(),
+  }),
+  response: { 200: UserRecord, ...errors, 404: ErrorEnvelope },
+} satisfies RouteSchema;
+
+export const deleteRecord = {
+  summary: 'Delete the own account (a fresh session: Confirm it’s you)',
+  tags,
+  security: SIGNED_IN,
+  params: IdParams,
+  response: { 204: NoContent, 403: ErrorEnvelope, 404: ErrorEnvelope },
+} satisfies RouteSchema;
+
+export const requestEmailChange = {
+  summary: 'Ask to move the account to a new address (a fresh session)',
+  tags,
+  security: SIGNED_IN,
+  body: Body({ newEmail: Text() }),
+  response: { 204: NoContent, ...errors, 401: ErrorEnvelope, 403: ErrorEnvelope },
+} satisfies RouteSchema;
+
+export const confirmEmailChange = {
+  summary: "Move the account to the new address: the mail's token and the password",
+  tags,
+  body: Body({ token: Text(), password: Text() }),
+  response: { 204: NoContent, ...errors },
+} satisfies RouteSchema;
+
+export const exportData = {
+  summary: "Download the member's data as JSON (a fresh session)",
+  tags,
+  security: SIGNED_IN,
+  response: {
+    200: Type.Unsafe<Record<string, unknown>>({
+      type: 'object',
+      additionalProperties: true,
+      description: 'account, invite codes, sessions, security events, passkeys, providers',
+    }),
+    401: ErrorEnvelope,
+    403: ErrorEnvelope,
+  },
+} satisfies RouteSchema;
+
+const requestMail = (summary: string) =>
+  ({
+    summary,
+    description: 'Always 204, whether or not the address has an account.',
+    tags,
+    body: Body({ email: Text() }),
+    response: { 204: NoContent, ...errors },
+  }) satisfies RouteSchema;
+
+export const requestVerification = requestMail('Send the verification mail again');
+export const requestPasswordReset = requestMail('Send a password-reset mail');
+
+export const confirmVerification = {
+  summary: "Verify the address with the mail's token",
+  tags,
+  body: Body({ token: Text() }),
+  response: { 204: NoContent, ...errors },
+} satisfies RouteSchema;
+
+export const confirmPasswordReset = {
+  summary: "Set a new password with the mail's token",
+  tags,
+  body: Body({ token: Text(), password: Text(), passwordConfirm: Text() }),
+  response: { 204: NoContent, ...errors },
+} satisfies RouteSchema;

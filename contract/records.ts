@@ -1,0 +1,25 @@
+import { DateText, Id, Type, type Static } from './schema.js';
+
+/** A member as PocketBase shows a users record: never the password hash or tokenKey. */
+export const UserRecord = Type.Object(
+  {
+    id: Id(),
+    collectionId: Type.String(),
+    collectionName: Type.String(),
+    email: Type.Optional(
+      Type.String({ description: "the member's own record, or when emailVisibility is on" }),
+    ),
+    emailVisibility: Type.Boolean(),
+    verified: Type.Boolean(),
+    isInitialUser: Type.Boolean(),
+    inviteCode: Type.String({ description: 'the invite code the member signed up with' }),
+    created: DateText(),
+    updated: DateText(),
+  },
+  {},
+);
+export type UserRecord = Static<typeof UserRecord>;
+
+/** A sign-in's answer: an auth token for a new session, and the member. */
+export const AuthAnswer = Type.Object({ token: Type.String(), record: UserRecord });
+export type AuthAnswer = Static<typeof AuthAnswer>;
