@@ -1,10 +1,19 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import {
+  expect,
+  test,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import {
   inviteCodes,
+  logIn,
   type Member,
   serverWithInitial,
   signUpUnverified,
   signUpVerified,
+  turnOnTwoStep,
 } from './support/api';
 import { e2eEnv } from './support/env';
 import { checkScreen, expectScreenTitle } from './support/checks';
@@ -73,6 +82,23 @@ function notice(page: Page, text: string) {
   return page.getByRole('status').filter({ hasText: text });
 }
 
+/**
+ * Presses a console action's button, checks the question it asks (nothing happens before), and
+ * answers it with `confirm` ("Yes, Disable").
+ */
+async function confirmAction(
+  page: Page,
+  button: Locator,
+  question: { title: string; confirm: string },
+): Promise<void> {
+  await button.click();
+  const dialog = page.getByRole('dialog', { name: question.title });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await dialog.getByRole('button', { name: question.confirm, exact: true }).click();
+  await expect(dialog).toHaveCount(0);
+}
+
 test('the initial user disables, enables, gives and revokes codes, and makes an operator', async ({
   page,
   browser,
@@ -91,7 +117,10 @@ test('the initial user disables, enables, gives and revokes codes, and makes an 
 
   // Disable: the member's open browser is signed out at its next step, and sign-in is refused.
   const actions = region(page, 'Actions');
-  await actions.getByRole('button', { name: 'Disable', exact: true }).click();
+  await confirmAction(page, actions.getByRole('button', { name: 'Disable', exact: true }), {
+    title: `Disable ${member.email}?`,
+    confirm: 'Yes, Disable',
+  });
   await expect(
     notice(page, `${member.email} has been disabled and signed out everywhere.`),
   ).toBeVisible();
@@ -104,7 +133,10 @@ test('the initial user disables, enables, gives and revokes codes, and makes an 
   await expect(theirs.getByText('This account has been disabled.')).toBeVisible();
 
   // Enable: they sign in again.
-  await actions.getByRole('button', { name: 'Enable', exact: true }).click();
+  await confirmAction(page, actions.getByRole('button', { name: 'Enable', exact: true }), {
+    title: `Enable ${member.email}?`,
+    confirm: 'Yes, Enable',
+  });
   await expect(
     notice(page, `${member.email} has been enabled and can sign in again.`),
   ).toBeVisible();
@@ -123,7 +155,10 @@ test('the initial user disables, enables, gives and revokes codes, and makes an 
   await expect(list.getByRole('listitem')).toHaveCount(10);
   await expect(codes.getByText('10 unused, 0 used.')).toBeVisible();
   const revoked = (await list.getByRole('code').first().textContent()) ?? '';
-  await list.getByRole('button', { name: 'Revoke' }).first().click();
+  await confirmAction(page, list.getByRole('button', { name: 'Revoke' }).first(), {
+    title: `Revoke invite code ${revoked} of ${member.email}?`,
+    confirm: 'Yes, Revoke',
+  });
   await expect(notice(page, `Invite code ${revoked} has been revoked.`)).toBeVisible();
   await expect(list.getByRole('listitem')).toHaveCount(9);
   // The member sees the same codes on their profile.
@@ -131,7 +166,10 @@ test('the initial user disables, enables, gives and revokes codes, and makes an 
   expect(await inviteCodes(ORIGIN, member)).not.toContain(revoked);
 
   // Make Operator: the member now sees Admin and opens the console.
-  await actions.getByRole('button', { name: 'Make Operator' }).click();
+  await confirmAction(page, actions.getByRole('button', { name: 'Make Operator' }), {
+    title: `Make ${member.email} an operator?`,
+    confirm: 'Yes, Make Operator',
+  });
   await expect(notice(page, `${member.email} is now an operator.`)).toBeVisible();
   await expect(details.getByText('Operator', { exact: true })).toBeVisible();
   await expect(actions.getByRole('button', { name: 'Remove Operator' })).toBeVisible();
@@ -154,6 +192,9 @@ test('the initial user disables, enables, gives and revokes codes, and makes an 
   await expect(events.getByRole('listitem')).toHaveCount(1);
   await expect(events.getByText('Account disabled by an operator')).toBeVisible();
   await expect(events.getByRole('link', { name: member.email })).toBeVisible();
+  // Named by who did it: the initial user, a link to their page.
+  await expect(events.getByText(`${member.email} · by ${initial.email}`)).toBeVisible();
+  await expect(events.getByRole('link', { name: initial.email })).toBeVisible();
   await page.getByLabel('Event type').selectOption({ label: 'All events' });
   for (const words of [
     'Account enabled by an operator',
@@ -163,6 +204,59 @@ test('the initial user disables, enables, gives and revokes codes, and makes an 
   ]) {
     await expect(events.getByText(words).first()).toBeVisible();
   }
+});
+
+test('a member who lost their phone: the operator resets two-step sign-in, the member signs in with the password', async ({
+  page,
+  browser,
+}) => {
+  const member = await newMember('lostphone');
+  await turnOnTwoStep(ORIGIN, member);
+  await expect(logIn(ORIGIN, member)).rejects.toThrow(/answered 401/);
+
+  await logInThroughUi(page, initial.email, initial.password);
+  await openConsole(page);
+  await openConsoleMember(page, member.email);
+  await expect(
+    region(page, 'Details').getByText('Password, two-step sign-in', { exact: true }),
+  ).toBeVisible();
+  const reset = region(page, 'Actions').getByRole('button', { name: 'Reset Two-Step Sign-In' });
+
+  // Cancel changes nothing.
+  await reset.click();
+  const question = page.getByRole('dialog', {
+    name: `Reset two-step sign-in for ${member.email}?`,
+  });
+  await expect(
+    question.getByText(
+      'Two-step sign-in is turned off (their recovery codes stop working). They sign in with their password alone',
+      { exact: false },
+    ),
+  ).toBeVisible();
+  await question.getByRole('button', { name: 'Cancel' }).click();
+  await expect(question).toHaveCount(0);
+  await expect(reset).toBeFocused();
+  await expect(logIn(ORIGIN, member)).rejects.toThrow(/answered 401/);
+
+  await confirmAction(page, reset, {
+    title: `Reset two-step sign-in for ${member.email}?`,
+    confirm: 'Yes, Reset',
+  });
+  await expect(notice(page, `Two-step sign-in of ${member.email} has been reset.`)).toBeVisible();
+  await expect(region(page, 'Details').getByText('Password', { exact: true })).toBeVisible();
+  await expect(reset).toHaveCount(0);
+  await waitForMail(member.email, 'Two-step sign-in was reset on your Gatehouse account');
+
+  // The member signs in with the password alone.
+  await otherBrowser(browser, member);
+
+  // The security log says who did it.
+  await openConsoleSection(page, 'Security Log');
+  await page
+    .getByLabel('Event type')
+    .selectOption({ label: 'Two-step sign-in reset by an operator' });
+  const events = page.getByRole('list', { name: 'Security events' });
+  await expect(events.getByText(`${member.email} · by ${initial.email}`)).toBeVisible();
 });
 
 test('the invite tree shows who invited whom and expands a branch', async ({ page }) => {
@@ -289,13 +383,20 @@ test('Members and a member page pass axe at 1280 and 360 px, light and dark, by 
   await expect(page).toHaveURL((url) => url.searchParams.get('sort') === 'email');
   await openConsoleMember(page, member.email);
   await checkScreen(page, 'Member', { every: true });
-  await region(page, 'Actions').getByRole('button', { name: 'Delete', exact: true }).click();
-  await expect(page.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  // Delete asks first, in a dialog that takes focus; Escape cancels and gives focus back.
+  const remove = region(page, 'Actions').getByRole('button', { name: 'Delete', exact: true });
+  await remove.click();
+  const question = page.getByRole('dialog', { name: `Delete ${member.email}?` });
+  await expect(question.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await expect(
-    page.getByText('This action cannot be undone. All their data will be permanently deleted.'),
+    question.getByText('This action cannot be undone. All their data will be permanently deleted.'),
   ).toBeVisible();
   await checkScreen(page, 'Member, asked to delete', { every: true });
-  await page.getByRole('button', { name: 'Yes, Delete' }).click();
+  await page.keyboard.press('Escape');
+  await expect(question).toHaveCount(0);
+  await expect(remove).toBeFocused();
+  await page.keyboard.press('Enter');
+  await question.getByRole('button', { name: 'Yes, Delete' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeFocused();
   await page.getByLabel('Search by email', { exact: true }).fill(member.email);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
