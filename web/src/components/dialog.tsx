@@ -18,12 +18,15 @@ export function Dialog({
   title,
   description,
   onCancel,
+  returnFocusTo,
   children,
   className,
 }: {
   title: string;
   description?: ReactNode;
   onCancel: () => void;
+  /** Where focus goes back when it closes; by default, what had focus when it opened. */
+  returnFocusTo?: HTMLElement | null;
   children: ReactNode;
   className?: string;
 }) {
@@ -35,7 +38,10 @@ export function Dialog({
   useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const focused = document.activeElement;
+    const opener =
+      returnFocusTo ??
+      (focused instanceof HTMLElement && focused !== document.body ? focused : null);
     if (typeof dialog.showModal === 'function') {
       if (!dialog.open) dialog.showModal();
     } else {
@@ -45,6 +51,8 @@ export function Dialog({
       if (typeof dialog.close === 'function' && dialog.open) dialog.close();
       if (opener) returnFocus(opener);
     };
+    // Opened once, on mount; where focus returns is fixed then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   function onKeyDown(event: KeyboardEvent<HTMLDialogElement>) {

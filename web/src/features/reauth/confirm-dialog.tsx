@@ -58,9 +58,12 @@ const FIELDS: Record<
 export function ConfirmDialog({
   auth,
   onDone,
+  returnFocusTo,
 }: {
   auth: Auth;
   onDone: (confirmed: boolean) => void;
+  /** The control that started the action: focus goes back there when the dialog closes. */
+  returnFocusTo: HTMLElement | null;
 }) {
   const userId = auth.user()?.id ?? '';
   const status = useQuery(reauthStatusQueryOptions(userId));
@@ -154,7 +157,12 @@ export function ConfirmDialog({
   const other = typedMethods.find((m) => m !== typed);
 
   return (
-    <Dialog title="Confirm it's you" description={line} onCancel={() => onDone(false)}>
+    <Dialog
+      title="Confirm it's you"
+      description={line}
+      onCancel={() => onDone(false)}
+      returnFocusTo={returnFocusTo}
+    >
       <LiveMessage tone={problem?.tone ?? 'error'}>{problem?.text}</LiveMessage>
       {status.isPending || (providerOnly && providers.isPending) ? (
         <p role="status" className="text-sm text-slate-700 dark:text-slate-300">
