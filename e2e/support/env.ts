@@ -11,6 +11,11 @@ export interface AppServer {
   /** Set when the global setup already created the (verified) initial user through the API. */
   initial?: { email: string; password: string; id: string };
   /**
+   * The server's DATA_DIR: its SQLite database is `gatehouse.db` there (a spec may write to it, as
+   * another process would; the server notices other connections' commits).
+   */
+  dataDir: string;
+  /**
    * Set for a server that mails through a receiver of its own on this port, which its spec
    * starts and stops (support/smtp.ts); otherwise the shared receiver takes its mail.
    */
@@ -19,7 +24,7 @@ export interface AppServer {
 
 /** Each spec file that needs an untouched database gets a server of its own. */
 export type ServerName =
-  'journey' | 'screens' | 'settings' | 'admin' | 'providers' | 'passkeys' | 'polish';
+  'journey' | 'screens' | 'settings' | 'admin' | 'providers' | 'passkeys' | 'polish' | 'reauth';
 
 export interface E2EEnv {
   servers: Record<ServerName, AppServer>;

@@ -24,12 +24,17 @@ const SERVER_NAMES: ServerName[] = [
   'providers',
   'passkeys',
   'polish',
+  'reauth',
 ];
 /**
- * The passkeys server is addressed as `localhost`: WebAuthn takes its RP id from APP_URL's host,
- * and an IP address is no valid RP id; localhost is, and is a secure context over plain HTTP.
+ * The passkeys and reauth servers are addressed as `localhost`: WebAuthn takes its RP id from
+ * APP_URL's host, and an IP address is no valid RP id; localhost is, and is a secure context over
+ * plain HTTP.
  */
-const HOST_NAMES: Partial<Record<ServerName, string>> = { passkeys: 'localhost' };
+const HOST_NAMES: Partial<Record<ServerName, string>> = {
+  passkeys: 'localhost',
+  reauth: 'localhost',
+};
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   for (const built of ['server/dist/main.js', 'web/dist/index.html']) {
@@ -83,6 +88,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       servers[name] = {
         url: server.url,
         bootstrapLink: server.bootstrapLink,
+        dataDir: path.join(work, name),
         ...(own ? { smtpPort: adminSmtp.port } : {}),
       };
     }
@@ -97,6 +103,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       'providers',
       'passkeys',
       'polish',
+      'reauth',
     ] as const) {
       const code = new URL(servers[name].bootstrapLink).searchParams.get('code') ?? '';
       servers[name].initial = await signUpVerified(servers[name].url, code, 'initial');
