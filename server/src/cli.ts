@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { DATABASE_FILE, openDatabase } from './db/connect.js';
-import { migrateToLatest } from './db/migrations.js';
+import { migrateToLatest } from './db/migrations/index.js';
 import { checkPgArchive, otherConnections, pgDump, pgRestore, PgToolError } from './db/pg-tools.js';
 import { bootstrapInviteLink, InitialUserExistsError } from './invites/service.js';
 import { commandError, UsageError, USERS_USAGE, usersCommand } from './admin/commands.js';

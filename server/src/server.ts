@@ -7,7 +7,7 @@ import { openEvents } from './core/events.js';
 import { MemoryCounterStore, RateLimiter, RedisCounterStore } from './core/rate-limit.js';
 import { loadSigningSecret, tokenSecrets } from './core/tokens.js';
 import { openDatabase } from './db/connect.js';
-import { migrateToLatest } from './db/migrations.js';
+import { migrateToLatest } from './db/migrations/index.js';
 import { preparedQueries } from './db/prepared.js';
 import { WebApp } from './http/web-app.js';
 import { bootstrapInviteLink, InitialUserExistsError } from './invites/service.js';

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/accounts/passwords.js';
 import { openDatabase } from '../../src/db/connect.js';
-import { migrateTo } from '../../src/db/migrations.js';
+import { migrateTo } from '../../src/db/migrations/index.js';
 import type { Database, NewUser } from '../../src/db/schema.js';
 import { withDatabase } from '../support/db.js';
 import type { Json } from '../support/http.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { openDatabase } from '../../src/db/connect.js';
-import { migrateToLatest } from '../../src/db/migrations.js';
+import { migrateToLatest } from '../../src/db/migrations/index.js';
 import { preparedQueries } from '../../src/db/prepared.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '../support/contract.js';

@@ -6,7 +6,7 @@ import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { backupDatabase } from '../../src/cli.js';
 import { openDatabase } from '../../src/db/connect.js';
-import { migrateTo } from '../../src/db/migrations.js';
+import { migrateTo } from '../../src/db/migrations/index.js';
 import { signJwt } from '../../src/tools/jwt.js';
 import { PATHS } from '../support/contract.js';
 import { jwtPayload } from '../support/http.js';

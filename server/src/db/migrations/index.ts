@@ -1,0 +1,66 @@
+import {
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+  Migrator,
+} from 'kysely';
+import type { Database } from '../schema.js';
+import { initial } from './0001-initial.js';
+import { sessionsAndSecurityEvents } from './0002-sessions-and-security-events.js';
+import { tokenSecretsOutOfTheDatabase } from './0003-token-secrets-out-of-the-database.js';
+import { outboxExpiry } from './0004-outbox-expiry.js';
+import { takenEmailAnswers } from './0005-taken-email-answers.js';
+import { twoStep } from './0006-two-step.js';
+import { operators } from './0007-operators.js';
+import { changeNotifications } from './0008-change-notifications.js';
+import { externalAuths } from './0009-external-auths.js';
+import { memberSearch } from './0010-member-search.js';
+import { sessionConfirmedAt } from './0011-session-confirmed-at.js';
+
+/**
+ * The one set of migrations, for SQLite and PostgreSQL, one file each in this folder. Kept in
+ * code (not read from disk) so the same list runs from TypeScript sources and from the bundled
+ * build. The names are what Kysely stores in every database's migration table: never rename one,
+ * and never edit a shipped migration. A new one is the next number's file (`0012-what-it-does.ts`,
+ * exporting its `Migration`) and one line at the end of this list (`'0012_what_it_does'`).
+ */
+const migrations: Record<string, Migration> = {
+  '0001_initial': initial,
+  '0002_sessions_and_security_events': sessionsAndSecurityEvents,
+  '0003_token_secrets_out_of_the_database': tokenSecretsOutOfTheDatabase,
+  '0004_outbox_expiry': outboxExpiry,
+  '0005_taken_email_answers': takenEmailAnswers,
+  '0006_two_step': twoStep,
+  '0007_operators': operators,
+  '0008_change_notifications': changeNotifications,
+  '0009_external_auths': externalAuths,
+  '0010_member_search': memberSearch,
+  '0011_session_confirmed_at': sessionConfirmedAt,
+};
+
+const provider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};
+
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  await migrate(db, (migrator) => migrator.migrateToLatest());
+}
+
+/** Brings a database exactly to `name` (upgrade tests start from an older schema this way). */
+export async function migrateTo(db: Kysely<Database>, name: string): Promise<void> {
+  await migrate(db, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(
+  db: Kysely<Database>,
+  run: (migrator: Migrator) => Promise<MigrationResultSet>,
+): Promise<void> {
+  const migrator = new Migrator({ db: db as unknown as Kysely<unknown>, provider });
+  const { error, results } = await run(migrator);
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const name = failed ? ` (${failed.migrationName})` : '';
+    throw new Error(`Database migration failed${name}: ${String(error)}`, { cause: error });
+  }
+}
