@@ -1,21 +1,25 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import * as C from '../../../contract/sessions.js';
 import type { AppContext } from '../core/context.js';
 import { fieldError, NotFoundError, VALIDATION_FAILED, ValidationError } from '../core/errors.js';
 import { confirmSession, freshUntil, type Proof } from '../core/reauth.js';
 import { endSessions, listSessions } from '../core/sessions.js';
 import { inTransaction } from '../core/transaction.js';
 import { requireAuth, requireFreshAuth } from '../http/auth.js';
-import { readBody } from '../http/body.js';
 import { clientOf } from '../http/client.js';
 import { formatDate } from '../tools/time.js';
 
 /**
  * The member's signed-in devices (list them, end one, end all others, log out of this one) and
- * "Confirm it's you" for this one (core/reauth.ts), with the proofs the features offer.
+ * "Confirm it's you" for this one (core/reauth.ts), with the proofs the features offer. Each
+ * route's schema is in contract/sessions.ts.
  */
 export function sessionRoutes(ctx: AppContext, proofs: Proof[]) {
   return async (app: FastifyInstance) => {
-    app.get('/api/gatehouse/sessions', async (request) => {
+    const api = app.withTypeProvider<TypeBoxTypeProvider>();
+
+    api.get('/api/gatehouse/sessions', { schema: C.listSessions }, async (request) => {
       const { user, session: current } = await requireAuth(ctx, request);
       const sessions = await listSessions(ctx.db, user.id);
       return {
@@ -30,37 +34,38 @@ export function sessionRoutes(ctx: AppContext, proofs: Proof[]) {
       };
     });
 
-    app.delete<{ Params: { id: string } }>(
-      '/api/gatehouse/sessions/:id',
+    api.delete('/api/gatehouse/sessions/:id', { schema: C.endSession }, async (request, reply) => {
+      const { user } = await requireAuth(ctx, request);
+      const only = request.params.id;
+      const ended = await inTransaction(ctx, (work) =>
+        endSessions(work, user.id, { only }, () => ({
+          type: 'session_ended',
+          client: clientOf(request),
+          detail: { session: only },
+        })),
+      );
+      if (ended === 0) throw new NotFoundError();
+      return reply.code(204).send(null);
+    });
+
+    // Ending every other device hands this one the account: it needs a fresh session.
+    api.delete(
+      '/api/gatehouse/sessions',
+      { schema: C.endOtherSessions },
       async (request, reply) => {
-        const { user } = await requireAuth(ctx, request);
-        const only = request.params.id;
-        const ended = await inTransaction(ctx, (work) =>
-          endSessions(work, user.id, { only }, () => ({
-            type: 'session_ended',
+        const { user, session } = await requireFreshAuth(ctx, request);
+        await inTransaction(ctx, (work) =>
+          endSessions(work, user.id, { keep: session.id }, (count) => ({
+            type: 'sessions_ended',
             client: clientOf(request),
-            detail: { session: only },
+            detail: { count },
           })),
         );
-        if (ended === 0) throw new NotFoundError();
-        return reply.code(204).send();
+        return reply.code(204).send(null);
       },
     );
 
-    // Ending every other device hands this one the account: it needs a fresh session.
-    app.delete('/api/gatehouse/sessions', async (request, reply) => {
-      const { user, session } = await requireFreshAuth(ctx, request);
-      await inTransaction(ctx, (work) =>
-        endSessions(work, user.id, { keep: session.id }, (count) => ({
-          type: 'sessions_ended',
-          client: clientOf(request),
-          detail: { count },
-        })),
-      );
-      return reply.code(204).send();
-    });
-
-    app.post('/api/gatehouse/logout', async (request, reply) => {
+    api.post('/api/gatehouse/logout', { schema: C.logout }, async (request, reply) => {
       const { user, session } = await requireAuth(ctx, request);
       await inTransaction(ctx, (work) =>
         endSessions(work, user.id, { only: session.id }, () => ({
@@ -68,14 +73,14 @@ export function sessionRoutes(ctx: AppContext, proofs: Proof[]) {
           client: clientOf(request),
         })),
       );
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     });
 
     // Whether this session is fresh, and the proofs this member can give to make it so.
-    app.get('/api/gatehouse/reauth', async (request) => {
+    api.get('/api/gatehouse/reauth', { schema: C.reauthStatus }, async (request) => {
       const { user, session } = await requireAuth(ctx, request);
       const until = freshUntil(ctx, session);
-      const methods: string[] = [];
+      const methods: Proof['field'][] = [];
       for (const proof of proofs) {
         if (await proof.available(ctx, user)) methods.push(proof.field);
       }
@@ -87,13 +92,9 @@ export function sessionRoutes(ctx: AppContext, proofs: Proof[]) {
     });
 
     // One proof: `password`, `code` (authenticator or recovery code) or `response` (a passkey).
-    app.post('/api/gatehouse/reauth', async (request) => {
+    api.post('/api/gatehouse/reauth', { schema: C.reauth }, async (request) => {
       const auth = await requireAuth(ctx, request);
-      const body = readBody(request.body, {
-        password: 'string',
-        code: 'string',
-        response: 'object',
-      });
+      const body = request.body;
       const given = proofs.filter((p) => body[p.field] !== undefined && body[p.field] !== '');
       if (given.length !== 1) {
         const field = given[1]?.field ?? proofs.find((p) => body[p.field] === '')?.field;
