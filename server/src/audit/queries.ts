@@ -31,7 +31,8 @@ export async function memberEvents(ctx: AppContext, userId: string, list: ListQu
       ip: r.ip,
       userAgent: r.user_agent,
       outcome: r.outcome,
-      detail: JSON.parse(r.detail) as unknown,
+      // Always an object: core/audit.ts writes `detail ?? {}`.
+      detail: JSON.parse(r.detail) as Record<string, unknown>,
     })),
     total,
   );
@@ -109,7 +110,8 @@ export async function allEvents(
   return listAnswer(
     list,
     rows.map((r, i) => {
-      const actor = actorOf(details[i]!);
+      const detail = details[i]!;
+      const actor = actorOf(detail);
       return {
         id: r.id,
         created: r.created,
@@ -121,7 +123,7 @@ export async function allEvents(
         ip: r.ip,
         userAgent: r.user_agent,
         outcome: r.outcome,
-        detail: details[i],
+        detail,
       };
     }),
     total,
