@@ -46,12 +46,15 @@ export const FieldError = Type.Object({
   params: Type.Optional(Type.Record(Type.String(), Type.Number())),
 });
 
-/** PocketBase's error envelope, the answer to every error. */
+/**
+ * PocketBase's error envelope, the answer to every error, in its key order (the answer is
+ * serialized in the order of these properties): `{"data":{},"message":"…","status":N}`.
+ */
 export const ErrorEnvelope = Type.Object(
   {
-    status: Type.Integer(),
-    message: Type.String(),
     data: Type.Record(Type.String(), FieldError),
+    message: Type.String(),
+    status: Type.Integer(),
     mfaId: Type.Optional(
       Type.String({ description: 'only on the 401 asking for the second sign-in step' }),
     ),
