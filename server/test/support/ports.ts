@@ -1,45 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 
-/** A TCP port nothing listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Whether something accepts connections on 127.0.0.1:`port`. */
-export function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-/** Polls `ready` every 50 ms until it holds; throws `what` after `ms`. */
-export async function waitUntil(
-  ready: () => boolean | Promise<boolean>,
-  ms: number,
-  what: string,
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await ready()) return;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+// Free ports, the port probe and the polling wait are the shared harness's (test-harness/ports.js),
+// the same the browser journeys' setup and the benchmarks use.
+export { accepts, freePort, waitUntil } from '../../../test-harness/ports.js';
 
 /**
  * The path of a system program, looked up on PATH and in the sbin directories (which a non-root

@@ -1,11 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, PATHS } from '../support/contract.js';
+import { freePort } from '../support/ports.js';
 import { startTestServer, type TestServer, type User } from '../support/server.js';
 
 /**
@@ -18,17 +18,6 @@ const BIN = '/usr/lib/postgresql/15/bin';
 const TIMEOUT_MS = 1000;
 const UNAVAILABLE = { data: {}, message: MSG[503], status: 503 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function timed<T>(work: Promise<T>): Promise<[T, number]> {
   const start = performance.now();
