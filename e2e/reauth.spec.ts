@@ -11,7 +11,14 @@ import { PROVIDER_NAME } from './support/oidc';
 import { throughProviderPopup, newProviderLogin } from './support/provider-popup';
 import { ageSessions, CONFIRM_DIALOG } from './support/reauth';
 import { totpCode } from './support/totp';
-import { control, expectHomeScreen, fillLogin, logInThroughUi } from './support/ui';
+import {
+  control,
+  expectHomeScreen,
+  fillLogin,
+  logInThroughUi,
+  openConsole,
+  openConsoleMember,
+} from './support/ui';
 
 /**
  * "Confirm it's you", in the browser against the real server: a member whose session is older
@@ -204,6 +211,32 @@ test("a passkey confirms through the browser's prompt", async ({ page }) => {
     await box.getByRole('button', { name: 'Use a passkey' }).click();
   });
   expect(download.suggestedFilename()).toBe(`gatehouse-export-${member.id}.json`);
+  await expect(box).toBeHidden();
+});
+
+test("an operator's action on a member asks too, after the console's own question", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const member = await newMember('target');
+  const { initial } = reauth;
+  await logInThroughUi(page, initial.email, initial.password);
+  await openConsole(page);
+  await openConsoleMember(page, member.email);
+  ageSessions(reauth.server, initial.id);
+
+  await card(page, 'Actions').getByRole('button', { name: 'Disable', exact: true }).click();
+  const question = page.getByRole('dialog', { name: `Disable ${member.email}?` });
+  await question.getByRole('button', { name: 'Yes, Disable', exact: true }).click();
+  const box = dialog(page);
+  const password = box.getByLabel('Password', { exact: true });
+  await expect(password).toBeFocused();
+  await password.fill(initial.password);
+  await box.getByRole('button', { name: 'Confirm' }).click();
+  await expect(
+    page.getByText(`${member.email} has been disabled and signed out everywhere.`),
+  ).toBeVisible();
+  await expect(card(page, 'Details').getByText('Disabled', { exact: true })).toBeVisible();
   await expect(box).toBeHidden();
 });
 
