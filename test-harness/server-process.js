@@ -119,7 +119,15 @@ export async function startServerProcess(options = {}) {
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (text) => (output += text));
   child.stderr.setEncoding('utf8').on('data', (text) => (output += text));
-  if (logFile) child.once('close', () => writeFileSync(logFile, output));
+  if (logFile) {
+    child.once('close', () => {
+      try {
+        writeFileSync(logFile, output);
+      } catch {
+        // Its folder is gone (the run's teardown removed it).
+      }
+    });
+  }
 
   /** @type {Exit | undefined} */
   let exit;

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../test-harness/ports.js';
+import { startServerProcess } from '../../test-harness/server-process.js';
 import { signUpVerified } from './api';
 import { ENV_KEY, type AppServer, type E2EEnv, type ServerName } from './env';
 import { startMailReceiver } from './smtp';
@@ -121,18 +121,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 interface RunningServer {
   url: string;
   bootstrapLink: string;
-  stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
+  stop(): Promise<unknown>;
 }
 
 async function startAppServer(
@@ -143,12 +132,11 @@ async function startAppServer(
 ): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const url = `http://${options.hostName ?? '127.0.0.1'}:${port}`;
-  const child = spawn(process.execPath, ['--enable-source-maps', 'server/dist/main.js'], {
-    cwd: root,
+  const server = await startServerProcess({
+    nodeArgs: ['--enable-source-maps'],
+    port,
+    inheritEnv: true,
     env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
       APP_URL: url,
       DATA_DIR: dataDir,
       DATABASE_URL: '',
@@ -160,47 +148,13 @@ async function startAppServer(
       LOG_LEVEL: 'warn',
       ...options.env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // The start-up line (JSON logs: stdout is no terminal) carries the initial account's link.
+    readyOutput: /(https?:\/\/[^\s"]+\/signup\?code=[^\s"]+)/,
+    timeoutMs: 90_000,
+    killAfterMs: 10_000,
+    name: `The ${name} server`,
+    outputTail: 4000,
+    logFile: path.join(path.dirname(dataDir), `${name}-server.log`),
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const logFile = path.join(path.dirname(dataDir), `${name}-server.log`);
-  child.on('exit', () => void fs.writeFile(logFile, output).catch(() => {}));
-
-  const fail = (why: string) =>
-    new Error(`The ${name} server ${why}. Its output so far:\n${output.slice(-4000)}`);
-  const bootstrapLink = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(fail('printed no sign-up link within 90 s')), 90_000);
-    const look = () => {
-      // The start-up line (JSON logs: stdout is no terminal) carries the initial account's link.
-      const link = /(https?:\/\/[^\s"]+\/signup\?code=[^\s"]+)/.exec(output)?.[1];
-      if (link) {
-        clearTimeout(timer);
-        child.stdout.off('data', look);
-        resolve(link);
-      }
-    };
-    child.stdout.on('data', look);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(fail(`exited with code ${code} before it was ready`));
-    });
-  });
-  const health = await fetch(`${url}/api/health`);
-  if (!health.ok) throw fail(`answered /api/health with ${health.status}`);
-
-  return { url, bootstrapLink, stop: () => stopChild(child) };
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
+  return { url, bootstrapLink: server.match?.[1] ?? '', stop: () => server.stop() };
 }
