@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrations/index.js';
 import { checkPgArchive, otherConnections, pgDump, pgRestore, PgToolError } from './db/pg-tools.js';
 import { bootstrapInviteLink, InitialUserExistsError } from './invites/service.js';
 import { commandError, UsageError, USERS_USAGE, usersCommand } from './admin/commands.js';
+import { WAY_IN_KINDS } from './ways-in-kinds.js';
 import { createPrivateFile, ensurePrivateDir, restrictFile } from './tools/private-files.js';
 import { newSecret } from './tools/random.js';
 
@@ -275,7 +276,7 @@ async function run(args: string[]): Promise<number> {
   }
   if (command === 'users') {
     try {
-      await usersCommand(loadConfig(process.env), args.slice(1), process.stdout);
+      await usersCommand(loadConfig(process.env), args.slice(1), process.stdout, WAY_IN_KINDS);
       return 0;
     } catch (error) {
       if (error instanceof UsageError) {

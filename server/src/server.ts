@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { type Logger, pino } from 'pino';
 import { buildApp } from './app.js';
+import { WAY_IN_KINDS } from './ways-in-kinds.js';
 import type { Config } from './config.js';
 import { createContext } from './core/context.js';
 import { openEvents } from './core/events.js';
@@ -95,6 +96,7 @@ export async function startServer(
     });
 
     const ctx = createContext(config, database, secrets, {
+      waysIn: WAY_IN_KINDS,
       limiter,
       log,
       mailQueued: () => worker.notify(),

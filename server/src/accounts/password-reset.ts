@@ -8,7 +8,6 @@ import {
 } from '../core/errors.js';
 import { endSessions } from '../core/sessions.js';
 import { inTransaction } from '../core/transaction.js';
-import { removeWaysInBesidesPassword } from '../core/ways-in.js';
 import { findUserByToken } from '../core/users.js';
 import type { User } from '../db/schema.js';
 import { newSecret } from '../tools/random.js';
@@ -82,9 +81,9 @@ export async function confirmPasswordReset(
     // The reset proves the mailbox: on an account nobody had proved it for, every way in added
     // before is removed (a spare invite must not pre-claim someone's address).
     const removed =
-      resetUser.verified === 1 ? undefined : await removeWaysInBesidesPassword(trx, resetUser.id);
+      resetUser.verified === 1 ? undefined : await ctx.waysIn.remove(trx, resetUser.id);
     const removedAny =
-      removed && (removed.passkeys > 0 || removed.providers > 0 || removed.twoStep);
+      removed && (removed.passkeys > 0 || removed.providers > 0 || removed.twoStep > 0);
     await endSessions(work, resetUser.id, {}, (ended) => ({
       type: 'password_reset',
       client,
@@ -94,7 +93,7 @@ export async function confirmPasswordReset(
           ? {
               passkeysRemoved: removed.passkeys,
               providersRemoved: removed.providers,
-              twoStepRemoved: removed.twoStep,
+              twoStepRemoved: removed.twoStep > 0,
             }
           : {}),
       },

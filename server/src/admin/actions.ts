@@ -12,11 +12,6 @@ import {
 } from '../core/errors.js';
 import { endSessions } from '../core/sessions.js';
 import { inTransaction } from '../core/transaction.js';
-import {
-  type RemovedSecondFactors,
-  removeTwoStepAndPasskeys,
-  removeWayIn,
-} from '../core/ways-in.js';
 import { readBody } from '../http/body.js';
 import { HttpError, LOADING_FAILED } from '../http/envelope.js';
 import type { User } from '../db/schema.js';
@@ -217,10 +212,13 @@ export async function resetTwoStep(
   }
   const removed = await inTransaction(ctx, async (work) => {
     const { trx } = work;
-    const removed = await removeWayIn(
+    const removed = await ctx.waysIn.keepOne(
       trx,
       id,
-      () => removeTwoStepAndPasskeys(trx, id),
+      async (): Promise<RemovedSecondFactors> => {
+        const gone = await ctx.waysIn.remove(trx, id, ['passkeys', 'twoStep']);
+        return { passkeys: gone.passkeys, twoStep: gone.twoStep > 0 };
+      },
       PASSKEYS_ONLY_WAY_IN,
     );
     if (!removed.twoStep && removed.passkeys === 0) throw new ValidationError(NOTHING_TO_RESET);
@@ -236,6 +234,12 @@ export async function resetTwoStep(
     return removed;
   });
   return { member: await memberOr404(ctx, id), removed };
+}
+
+/** What an operator's reset took away: the passkeys, and whether two-step sign-in was on. */
+export interface RemovedSecondFactors {
+  passkeys: number;
+  twoStep: boolean;
 }
 
 /** The member's notice of a reset: what was removed, and how to set it up again. */

@@ -1,3 +1,4 @@
+import type { WayInKind } from '../core/ways-in.js';
 import type { Writable } from 'node:stream';
 import type { Config } from '../config.js';
 import { type AppContext, type Client, createContext } from '../core/context.js';
@@ -35,7 +36,12 @@ const CLI_CLIENT: Client = { ip: 'cli', network: 'cli', userAgent: 'gatehouse-cl
 const ACTOR = CLI_ACTOR;
 const BATCH = 1000;
 
-export async function usersCommand(config: Config, args: string[], out: Writable): Promise<void> {
+export async function usersCommand(
+  config: Config,
+  args: string[],
+  out: Writable,
+  waysIn: readonly WayInKind[],
+): Promise<void> {
   const [action, ...rest] = args;
   const actions = ['list', 'disable', 'enable', 'delete', 'make-operator', 'reset-two-step'];
   if (!action || !actions.includes(action)) {
@@ -58,7 +64,7 @@ export async function usersCommand(config: Config, args: string[], out: Writable
     events = await openEvents(config.databaseUrl, database.db, pino({ level: 'silent' }), {
       listen: false,
     });
-    const ctx = createContext(config, database, secrets, { events });
+    const ctx = createContext(config, database, secrets, { events, waysIn });
     if (action === 'list') return await listUsers(ctx, q, out);
 
     const email = rest[0]!;

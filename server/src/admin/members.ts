@@ -267,25 +267,6 @@ export async function memberDetail(ctx: AppContext, id: string) {
  * whether anything is left): a password of their own, two-step sign-in on, passkeys, providers.
  */
 async function waysInOf(ctx: AppContext, user: User) {
-  const count = (table: 'passkeys' | 'external_auths') =>
-    ctx.db
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('user_id', '=', user.id)
-      .executeTakeFirstOrThrow();
-  const [twoStep, passkeys, providers] = await Promise.all([
-    ctx.db
-      .selectFrom('two_step')
-      .select('enabled')
-      .where('user_id', '=', user.id)
-      .executeTakeFirst(),
-    count('passkeys'),
-    count('external_auths'),
-  ]);
-  return {
-    password: user.password_set === 1,
-    twoStep: twoStep?.enabled === 1,
-    passkeys: Number(passkeys.n),
-    providers: Number(providers.n),
-  };
+  const ways = await ctx.waysIn.summary(ctx.db, user);
+  return { ...ways, twoStep: ways.twoStep > 0 };
 }

@@ -8,6 +8,7 @@ import type { Events } from './events.js';
 import { RateLimiter } from './rate-limit.js';
 import { SecretBox } from './secret-box.js';
 import { Tokens, type TokenSecrets } from './tokens.js';
+import { type WayInKind, WaysIn } from './ways-in.js';
 
 /** The services every feature works with, built once by createContext (server.ts, the CLI). */
 export interface AppContext {
@@ -26,6 +27,8 @@ export interface AppContext {
   log: Logger;
   /** Events between instances: what changed, for realtime and caches (core/events.ts). */
   events: Events;
+  /** The ways in the features offer (passkeys, providers, two-step): counted and removed here. */
+  waysIn: WaysIn;
 }
 
 /** Who is asking: the client's address (after TRUST_PROXY) and browser. */
@@ -48,6 +51,8 @@ export interface ContextOptions {
   events: Events;
   /** Default: the hot-path reads as they are on one machine (db/prepared.ts). */
   queries?: PreparedQueries;
+  /** The features' ways in (the composition root's WAY_IN_KINDS). */
+  waysIn: readonly WayInKind[];
 }
 
 /**
@@ -72,5 +77,6 @@ export function createContext(
     mailQueued: options.mailQueued ?? (() => {}),
     log: options.log ?? pino({ level: 'silent' }),
     events: options.events,
+    waysIn: new WaysIn(options.waysIn),
   };
 }

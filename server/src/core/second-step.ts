@@ -7,8 +7,8 @@ import { newId } from '../tools/random.js';
 import { fromNow, nowString } from '../tools/time.js';
 
 /**
- * The step between a right first factor (a password; later a provider) and a session, for members
- * with two-step sign-in on: the first step opens an `mfaId` (PocketBase's name) that lives 10
+ * The step between a right first factor (a password, a provider) and a session, for members with
+ * a second step on (ctx.waysIn.secondStepRequired): the first step opens an `mfaId` (PocketBase's name) that lives 10
  * minutes, belongs to that member and serves one sign-in; `two-step/` completes it with a code.
  * Kept here, below the features, so that every way in can ask for it without depending on
  * `two-step/`.
@@ -17,16 +17,6 @@ import { fromNow, nowString } from '../tools/time.js';
 type Db = Kysely<Database> | Transaction<Database>;
 
 export const MFA_LIFETIME_MS = 10 * 60_000;
-
-/** Whether the member must pass a second step after their password. */
-export async function secondStepRequired(db: Db, userId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('two_step')
-    .select('enabled')
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row?.enabled === 1;
-}
 
 /**
  * Opens the second step for a member whose first factor was right: an `mfaId` (PocketBase's name)

@@ -2,7 +2,7 @@ import type { User } from '../db/schema.js';
 import { recordEvent } from './audit.js';
 import type { AppContext, Client } from './context.js';
 import { ACCOUNT_DISABLED, ForbiddenError, VERIFY_EMAIL_FIRST } from './errors.js';
-import { requireSecondStep, secondStepRequired } from './second-step.js';
+import { requireSecondStep } from './second-step.js';
 import { startSession } from './sessions.js';
 
 /**
@@ -52,7 +52,7 @@ export async function signIn(
   if (user.verified !== 1 && NEED_VERIFIED.has(method)) {
     return refuse('not_verified', VERIFY_EMAIL_FIRST);
   }
-  if (FIRST_FACTORS.has(method) && (await secondStepRequired(ctx.db, user.id))) {
+  if (FIRST_FACTORS.has(method) && (await ctx.waysIn.secondStepRequired(ctx.db, user.id))) {
     return requireSecondStep(ctx, user.id, client, method);
   }
   return startSession(ctx, user, client, method);

@@ -1,7 +1,28 @@
 import type { Kysely, Transaction } from 'kysely';
 import { databaseKind } from '../db/connect.js';
-import type { Database } from '../db/schema.js';
+import type { Database, User } from '../db/schema.js';
 import { ValidationError } from './errors.js';
+
+/**
+ * The ways a member signs in, beyond their password: passkeys, connected providers, and two-step
+ * sign-in as a second step. Each is owned by its feature (passkeys/, providers/, two-step/), which
+ * describes it as a WayInKind; the composition root hands the kinds to the context at start
+ * (ctx.waysIn), so core counts and removes them without reading any feature's tables.
+ */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export type WayInName = 'passkeys' | 'providers' | 'twoStep';
+
+export interface WayInKind {
+  name: WayInName;
+  /** `way-in`: signs the member in on its own; `second-step`: asked for after a first factor. */
+  role: 'way-in' | 'second-step';
+  /** How many the member has (a second step: 1 when it is on). */
+  count(db: Db, userId: string): Promise<number>;
+  /** Removes all of the member's (with whatever is under way for them); returns how many. */
+  removeAll(trx: Transaction<Database>, userId: string): Promise<number>;
+}
 
 /**
  * A member always keeps a way to sign in: their own password, a passkey or a connected provider.
@@ -11,103 +32,78 @@ import { ValidationError } from './errors.js';
 export const LAST_WAY_IN =
   'This is your only way to sign in. Set a password (Forgot password on the login screen) or connect another way first.';
 
-/** How many ways the member has to sign in: their password (1 or 0), passkeys and providers. */
-export async function waysIn(db: Kysely<Database>, userId: string): Promise<number> {
-  const [user, passkeys, providers] = await Promise.all([
-    db.selectFrom('users').select('password_set').where('id', '=', userId).executeTakeFirst(),
-    countOf(db, 'passkeys', userId),
-    countOf(db, 'external_auths', userId),
-  ]);
-  return (user?.password_set === 1 ? 1 : 0) + passkeys + providers;
-}
+/** How a member signs in: a password of their own, and how many of each kind. */
+export type WaysInSummary = { password: boolean } & Record<WayInName, number>;
 
-/**
- * Runs `remove` (which deletes one way in) inside `trx`, then refuses, rolling it back, when no
- * way in is left (with `refusal`: the member's own message by default, an operator's otherwise). The member's row is locked first on PostgreSQL, so two removals at once (two
- * tabs, two instances) cannot each see the other's way in and both go through; on SQLite the
- * transaction already has the database to itself.
- */
-export async function removeWayIn<T>(
-  trx: Transaction<Database>,
-  userId: string,
-  remove: () => Promise<T>,
-  refusal: string = LAST_WAY_IN,
-): Promise<T> {
-  if (databaseKind(trx) === 'postgres') {
-    await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+export class WaysIn {
+  constructor(private readonly kinds: readonly WayInKind[]) {}
+
+  async summary(db: Db, user: Pick<User, 'id' | 'password_set'>): Promise<WaysInSummary> {
+    const counts = await Promise.all(this.kinds.map((k) => k.count(db, user.id)));
+    const summary: WaysInSummary = {
+      password: user.password_set === 1,
+      passkeys: 0,
+      providers: 0,
+      twoStep: 0,
+    };
+    this.kinds.forEach((kind, i) => (summary[kind.name] = counts[i]!));
+    return summary;
   }
-  const result = await remove();
-  if ((await waysIn(trx, userId)) === 0) throw new ValidationError(refusal);
-  return result;
-}
 
-async function countOf(
-  db: Kysely<Database>,
-  table: 'passkeys' | 'external_auths',
-  userId: string,
-): Promise<number> {
-  const row = await db
-    .selectFrom(table)
-    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
-}
+  /** How many ways the member has to sign in: their password (1 or 0) and every way in. */
+  async count(db: Db, userId: string): Promise<number> {
+    const [user, ...counts] = await Promise.all([
+      db.selectFrom('users').select('password_set').where('id', '=', userId).executeTakeFirst(),
+      ...this.kinds.filter((k) => k.role === 'way-in').map((k) => k.count(db, userId)),
+    ]);
+    return (user?.password_set === 1 ? 1 : 0) + counts.reduce((a, b) => a + b, 0);
+  }
 
-/** What removeTwoStepAndPasskeys took away. */
-export interface RemovedSecondFactors {
-  passkeys: number;
-  /** Whether two-step sign-in was on (a setup never finished does not count). */
-  twoStep: boolean;
-}
+  /** Whether a first factor must be followed by a second step (two-step sign-in is on). */
+  async secondStepRequired(db: Db, userId: string): Promise<boolean> {
+    for (const kind of this.kinds) {
+      if (kind.role === 'second-step' && (await kind.count(db, userId)) > 0) return true;
+    }
+    return false;
+  }
 
-/**
- * Removes the member's passkeys and two-step sign-in: the seed (on or only being set up), recovery
- * codes, passkey registrations under way and sign-ins waiting for their second step. Keeps the
- * password and connected providers. Used by removeWaysInBesidesPassword and by an operator's reset
- * of a member who lost their phone and recovery codes.
- */
-export async function removeTwoStepAndPasskeys(
-  trx: Transaction<Database>,
-  userId: string,
-): Promise<RemovedSecondFactors> {
-  const count = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
-  const passkeys = count(
-    await trx.deleteFrom('passkeys').where('user_id', '=', userId).executeTakeFirst(),
-  );
-  await trx.deleteFrom('passkey_challenges').where('user_id', '=', userId).execute();
-  const twoStep = count(
-    await trx
-      .deleteFrom('two_step')
-      .where('user_id', '=', userId)
-      .where('enabled', '=', 1)
-      .executeTakeFirst(),
-  );
-  await trx.deleteFrom('two_step').where('user_id', '=', userId).execute();
-  await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-  await trx.deleteFrom('mfa_challenges').where('user_id', '=', userId).execute();
-  return { passkeys, twoStep: twoStep > 0 };
-}
+  /**
+   * Removes the member's ways in of the kinds named (all but the password when none are named),
+   * and sign-ins waiting for a second step when second steps go. Returns how many of each went.
+   */
+  async remove(
+    trx: Transaction<Database>,
+    userId: string,
+    names: readonly WayInName[] = this.kinds.map((k) => k.name),
+  ): Promise<Record<WayInName, number>> {
+    const removed: Record<WayInName, number> = { passkeys: 0, providers: 0, twoStep: 0 };
+    for (const kind of this.kinds.filter((k) => names.includes(k.name))) {
+      removed[kind.name] = await kind.removeAll(trx, userId);
+      if (kind.role === 'second-step') {
+        await trx.deleteFrom('mfa_challenges').where('user_id', '=', userId).execute();
+      }
+    }
+    return removed;
+  }
 
-/** What removeWaysInBesidesPassword took away. */
-export interface RemovedWaysIn extends RemovedSecondFactors {
-  providers: number;
-}
-
-/**
- * Removes every way in but the password: passkeys, connected providers, two-step sign-in (seed and
- * recovery codes) and sign-ins waiting for their second step. Used when an unverified account is
- * verified by a password reset: whatever was added before anyone proved they own the address may
- * be someone else's pre-claim, so only the mailbox owner's new password is left.
- */
-export async function removeWaysInBesidesPassword(
-  trx: Transaction<Database>,
-  userId: string,
-): Promise<RemovedWaysIn> {
-  const removed = await removeTwoStepAndPasskeys(trx, userId);
-  const providers = Number(
-    (await trx.deleteFrom('external_auths').where('user_id', '=', userId).executeTakeFirst())
-      .numDeletedRows,
-  );
-  return { ...removed, providers };
+  /**
+   * Runs `remove` (which deletes ways in) inside `trx`, then refuses, rolling it back, when no way
+   * in is left (with `refusal`: the member's own message by default, an operator's otherwise). The
+   * member's row is locked first on PostgreSQL, so two removals at once (two tabs, two instances)
+   * cannot each see the other's way in and both go through; on SQLite the transaction already has
+   * the database to itself.
+   */
+  async keepOne<T>(
+    trx: Transaction<Database>,
+    userId: string,
+    remove: () => Promise<T>,
+    refusal: string = LAST_WAY_IN,
+  ): Promise<T> {
+    if (databaseKind(trx) === 'postgres') {
+      await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+    }
+    const result = await remove();
+    if ((await this.count(trx, userId)) === 0) throw new ValidationError(refusal);
+    return result;
+  }
 }

@@ -11,7 +11,6 @@ import {
   VALIDATION_FAILED,
   ValidationError,
 } from '../core/errors.js';
-import { removeWayIn } from '../core/ways-in.js';
 import type { Passkey, User } from '../db/schema.js';
 import { newId } from '../tools/random.js';
 import { nowString } from '../tools/time.js';
@@ -93,7 +92,7 @@ function nameError(name: string) {
 export async function addPasskey(
   ctx: AppContext,
   user: User,
-  input: { name: string; response: Record<string, unknown> | undefined },
+  input: { name: string; response?: Record<string, unknown> },
   client: Client,
 ) {
   const errors: FieldErrors = {};
@@ -191,7 +190,7 @@ export async function renamePasskey(
 export async function removePasskey(ctx: AppContext, user: User, id: string, client: Client) {
   // Never the last way in (an account made with a provider that was disconnected since).
   await ctx.db.transaction().execute((trx) =>
-    removeWayIn(trx, user.id, async () => {
+    ctx.waysIn.keepOne(trx, user.id, async () => {
       const result = await trx
         .deleteFrom('passkeys')
         .where('id', '=', id)

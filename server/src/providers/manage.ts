@@ -1,7 +1,6 @@
 import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
 import { NotFoundError } from '../core/errors.js';
-import { removeWayIn, waysIn } from '../core/ways-in.js';
 import type { User } from '../db/schema.js';
 import type { ProviderClients } from './clients.js';
 import { identitiesOf } from './identities.js';
@@ -15,7 +14,7 @@ import { identitiesOf } from './identities.js';
 export async function listProviders(ctx: AppContext, clients: ProviderClients, user: User) {
   const [identities, ways] = await Promise.all([
     identitiesOf(ctx.db, user.id),
-    waysIn(ctx.db, user.id),
+    ctx.waysIn.count(ctx.db, user.id),
   ]);
   return {
     passwordSet: user.password_set === 1,
@@ -38,7 +37,7 @@ export async function disconnectProvider(
   const identity = (await identitiesOf(ctx.db, user.id)).find((i) => i.provider === name);
   if (!identity) throw new NotFoundError();
   await ctx.db.transaction().execute((trx) =>
-    removeWayIn(trx, user.id, async () => {
+    ctx.waysIn.keepOne(trx, user.id, async () => {
       const result = await trx
         .deleteFrom('external_auths')
         .where('id', '=', identity.id)
