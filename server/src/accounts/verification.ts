@@ -1,5 +1,6 @@
 import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
+import { inTransaction } from '../core/transaction.js';
 import { fieldError, VALIDATION_FAILED, ValidationError } from '../core/errors.js';
 import { Tokens } from '../core/tokens.js';
 import { findUserByToken } from '../core/users.js';
@@ -24,13 +25,13 @@ export async function confirmVerification(
   const user = await findUserByToken(ctx, token, 'verification');
   if (!user) throw new ValidationError(VALIDATION_FAILED, { token: fieldError.invalidToken() });
   if (user.verified === 1) return;
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx, async ({ trx, publish }) => {
     await trx
       .updateTable('users')
       .set({ verified: 1, updated: nowString() })
       .where('id', '=', user.id)
       .execute();
     await recordEvent(trx, { type: 'email_verified', userId: user.id, client });
+    publish({ type: 'user-changed', userId: user.id });
   });
-  ctx.events.publish({ type: 'user-changed', userId: user.id });
 }
