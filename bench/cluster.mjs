@@ -1,4 +1,4 @@
-/* global console, setTimeout, fetch, URL */
+/* global console, URL */
 // The cluster benchmark (`npm run bench -- cluster`): GET /api/invite-codes through nginx in front
 // of two instances on one PostgreSQL database (BENCH_DATABASE_URL, or a database made for the run),
 // against node:http hello-world through the same nginx in front of two hello-world servers, in
@@ -10,15 +10,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import {
-  benchDatabase,
-  createVerifiedUser,
-  freePort,
-  startGatehouse,
-  startHello,
-  stop,
-  table,
-} from './lib.mjs';
+import { accepts, freePort, waitUntil } from '../test-harness/ports.js';
+import { stopProcess } from '../test-harness/server-process.js';
+import { benchDatabase, createVerifiedUser, startGatehouse, startHello, table } from './lib.mjs';
 
 const ROUNDS = 3;
 const DURATION = 6;
@@ -89,17 +83,9 @@ ${blocks.join('\n')}
   child.once('error', (err) => {
     throw new Error(`nginx could not start (apt-get install nginx-light): ${err.message}`);
   });
-  // Until every port answers.
+  // Until every port accepts connections.
   for (const port of Object.values(ports)) {
-    for (let i = 0; ; i++) {
-      const ok = await fetch(`http://127.0.0.1:${port}/`).then(
-        () => true,
-        () => false,
-      );
-      if (ok) break;
-      if (i > 100) throw new Error('nginx did not listen');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitUntil(() => accepts(port), 10_000, 'nginx to listen', { intervalMs: 100 });
   }
   const urls = Object.fromEntries(
     Object.entries(ports).map(([name, port]) => [name, `http://127.0.0.1:${port}`]),
@@ -107,7 +93,7 @@ ${blocks.join('\n')}
   return {
     urls,
     close: async () => {
-      await stop(child);
+      await stopProcess(child, { killAfterMs: 10_000 });
       await fs.rm(dir, { recursive: true, force: true });
     },
   };

@@ -73,7 +73,7 @@ export async function runCompare() {
         // Alternate which goes first, so neither always follows the other.
         const order = i % 2 === 0 ? builds : [...builds].reverse();
         const got = new Map();
-        for (const b of order) got.set(b, await round(b.server, b.app.child.pid));
+        for (const b of order) got.set(b, await round(b.server, b.app.pid));
         setPairs.push(builds.map((b) => got.get(b)));
       }
       setRatios.push(median(setPairs.map(([a, b]) => a.cpuUs / b.cpuUs)));

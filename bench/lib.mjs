@@ -1,13 +1,14 @@
-/* global process, fetch, setTimeout, clearTimeout, URL, WebSocket */
-// Shared by the load and page benchmarks: the real built server in a child process.
-import { spawn } from 'node:child_process';
+/* global process, fetch, setTimeout, URL, WebSocket */
+// Shared by the benchmarks: the real built server in a child process (through the test harness,
+// test-harness/, like the server's tests and the browser journeys), its API, tables and results.
 import { existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { freePort } from '../test-harness/ports.js';
+import { startServerProcess } from '../test-harness/server-process.js';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
@@ -17,53 +18,6 @@ export function requireBuild() {
       throw new Error(`${built} is missing: run \`npm run build\` first.`);
     }
   }
-}
-
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function waitForOutput(child, pattern, what, timeoutMs = 30_000) {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(
-      () => reject(new Error(`${what}: not ready within ${timeoutMs} ms.\n${seen.slice(-3000)}`)),
-      timeoutMs,
-    );
-    const onData = (chunk) => {
-      seen += chunk.toString();
-      const m = pattern.exec(seen);
-      if (m) {
-        clearTimeout(timer);
-        child.stdout.off('data', onData);
-        resolve(m);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${what} exited with code ${code}.\n${seen.slice(-3000)}`));
-    });
-  });
-}
-
-export function stop(child) {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 /**
@@ -114,15 +68,14 @@ export async function startGatehouse(
 ) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-bench-'));
-  const child = spawn(process.execPath, [...nodeArgs(), ...flags, entry], {
-    cwd: root,
+  const server = await startServerProcess({
+    entry,
+    nodeArgs: [...nodeArgs(), ...flags],
+    port,
+    inheritEnv: true,
+    tempDataDir: 'gatehouse-bench-',
     env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
       APP_URL: url,
-      DATA_DIR: dataDir,
       // BENCH_DATABASE_URL=postgres://… (an empty database) measures on PostgreSQL instead.
       DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
       // PostgreSQL needs a signing secret from the environment.
@@ -139,45 +92,39 @@ export async function startGatehouse(
       NODE_ENV: 'production',
       ...extraEnv,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (c) => (output += c.toString()));
-  child.stderr.on('data', (c) => (output += c.toString()));
-  // A first start prints the sign-up link of the initial user; a restart only that it runs.
-  const [, bootstrapLink] = await waitForOutput(
-    child,
-    restart
+    // A first start prints the sign-up link of the initial user; a restart only that it runs.
+    readyOutput: restart
       ? /"url":"(https?:\/\/[^"]+)"/
       : /"initialAccountLink":"(https?:\/\/[^"]+\/signup\?code=[^"]+)"/,
-    'The Gatehouse server',
-  );
+    readyPath: null,
+    killAfterMs: 10_000,
+    outputTail: 3000,
+  });
+  const output = server.output;
   return {
     url,
-    bootstrapLink,
-    child,
-    output: () => output,
+    bootstrapLink: server.match?.[1],
+    pid: server.pid,
+    output,
     /** The link of the newest printed mail to `email` with the given subject start. */
     async mailLink(email, subjectStart, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         // The JSON log line of a mail printed instead of sent (recipient redacted: a***@host).
         const to = `${email[0]}***${email.slice(email.lastIndexOf('@'))}`;
-        const link = output
+        const link = output()
           .split('\n')
           .filter((line) => line.includes('"mail printed'))
           .map((line) => JSON.parse(line))
           .reverse()
           .find((m) => m.to === to && m.subject.startsWith(subjectStart))?.link;
         if (link) return link;
-        if (Date.now() > deadline) throw new Error(`No mail to ${email} printed:\n${output}`);
+        if (Date.now() > deadline) throw new Error(`No mail to ${email} printed:\n${output()}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     },
-    async close() {
-      await stop(child);
-      await fs.rm(dataDir, { recursive: true, force: true });
-    },
+    /** Stops it (SIGTERM, SIGKILL after 10 s) and removes its data directory. */
+    close: () => server.stop(),
   };
 }
 
@@ -228,13 +175,21 @@ export async function startFastifyFloor() {
   return { ...floor, url: `${floor.url}/api/invite-codes` };
 }
 
-/** A reference server from bench/ in its own process; it prints `ready <port>`. */
+/** A reference server from bench/ in its own process, on the port it is given; it prints `ready <port>`. */
 async function startReference(script, name) {
-  const child = spawn(process.execPath, [path.join(root, 'bench', script), '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const port = await freePort();
+  const server = await startServerProcess({
+    entry: `bench/${script}`,
+    args: [String(port)],
+    port,
+    inheritEnv: true,
+    readyOutput: /ready \d+/,
+    readyPath: null,
+    killAfterMs: 10_000,
+    name,
+    outputTail: 3000,
   });
-  const [, port] = await waitForOutput(child, /ready (\d+)/, name);
-  return { url: `http://127.0.0.1:${port}`, child, close: () => stop(child) };
+  return { url: server.url, pid: server.pid, close: () => server.stop() };
 }
 
 /** The middle value (the upper one of an even count). */

@@ -89,13 +89,13 @@ export async function runLoad({ duration = 6, connections = 50 } = {}) {
         `(a) round ${round}/${ROUNDS}: GET /api/invite-codes, bare Fastify's same answer, ` +
           `node:http hello-world, ${connections} connections, ${duration} s each...`,
       );
-      const invite = await measured(app.child.pid, { ...invites, duration, connections });
-      const bareFastify = await measured(floor.child.pid, {
+      const invite = await measured(app.pid, { ...invites, duration, connections });
+      const bareFastify = await measured(floor.pid, {
         url: floor.url,
         duration,
         connections,
       });
-      const bare = await measured(hello.child.pid, { url: hello.url, duration, connections });
+      const bare = await measured(hello.pid, { url: hello.url, duration, connections });
       rounds.push({
         invite,
         floor: bareFastify,

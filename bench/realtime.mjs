@@ -55,7 +55,7 @@ async function fanOut() {
   const app = await startGatehouse();
   try {
     const user = await signedIn(app);
-    const idleRss = rssMiB(app.child.pid);
+    const idleRss = rssMiB(app.pid);
     const opening = performance.now();
     const clients = spawn(
       process.execPath,
@@ -72,7 +72,7 @@ async function fanOut() {
     const openSeconds = (performance.now() - opening) / 1000;
     // Let the server settle (GC) before reading its memory.
     await new Promise((r) => setTimeout(r, 2000));
-    const metricsRss = rssMiB(app.child.pid);
+    const metricsRss = rssMiB(app.pid);
     const started = Date.now();
     const done = next();
     await toggle(app, user, true);

@@ -1,45 +1,39 @@
-/* global console, process, fetch, setTimeout, performance */
+/* global console, process, performance */
 // The restart benchmark: how long `npm start` takes, with the sources already built, from spawning
 // it to the first 200 from /api/health. Five runs on one SQLite DATA_DIR (the first creates it).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, root, table } from './lib.mjs';
+import { freePort } from '../test-harness/ports.js';
+import { startServerProcess } from '../test-harness/server-process.js';
+import { root, table } from './lib.mjs';
 
 const RUNS = 5;
 
 async function oneStart(env) {
   const port = await freePort();
   const started = performance.now();
-  // Its own process group: npm, the shell and node are stopped together.
-  const child = spawn('npm', ['start'], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), APP_URL: `http://127.0.0.1:${port}` },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  // Its own process group: npm, the shell and node are stopped together. Asked every 5 ms.
+  const server = await startServerProcess({
+    command: 'npm',
+    args: ['start'],
+    port,
+    inheritEnv: true,
+    env: { ...env, APP_URL: `http://127.0.0.1:${port}` },
     detached: true,
+    pollMs: 5,
+    timeoutMs: 60_000,
+    name: '`npm start`',
   });
-  let output = '';
-  child.stdout.on('data', (c) => (output += c.toString()));
-  child.stderr.on('data', (c) => (output += c.toString()));
   try {
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`npm start exited:\n${output}`);
-      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
-        (res) => res.status === 200,
-        () => false,
-      );
-      if (ok) break;
-      if (performance.now() - started > 60_000) throw new Error(`No answer in 60 s:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
     const ms = performance.now() - started;
-    if (/Building/.test(output)) throw new Error(`npm start built: the sources were not built.`);
+    if (/Building/.test(server.output())) {
+      throw new Error(`npm start built: the sources were not built.`);
+    }
     return ms;
   } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    if (child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
-    await exited;
+    await server.stop();
   }
 }
 

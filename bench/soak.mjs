@@ -219,7 +219,7 @@ export async function runSoak({ minutes = Number(process.env.SOAK_MINUTES ?? 10)
       await sleep(SETTLE_MS);
       await collectGarbage(app.output());
       await sleep(1000);
-      return rssMiB(app.child.pid);
+      return rssMiB(app.pid);
     };
 
     // A warm-up minute at the soak's rate first: the start is measured with the caches, the
@@ -237,7 +237,7 @@ export async function runSoak({ minutes = Number(process.env.SOAK_MINUTES ?? 10)
       const minute = Math.min(minutes - 1, Math.floor((Date.now() - started) / 60_000));
       // The server's RSS as each minute's first answer arrives, mid-traffic: growth that levels
       // off is caches filling to their bounds; growth that goes on is a leak.
-      perMinute[minute] ??= { latencies: [], errors: 0, byKind: {}, rss: rssMiB(app.child.pid) };
+      perMinute[minute] ??= { latencies: [], errors: 0, byKind: {}, rss: rssMiB(app.pid) };
       const bucket = perMinute[minute];
       bucket.latencies.push(res.ms);
       bucket.byKind[kind] = (bucket.byKind[kind] ?? 0) + 1;
