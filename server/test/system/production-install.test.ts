@@ -1,13 +1,13 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PATHS } from '../support/contract.js';
 import { request } from '../support/http.js';
-import { freePort, waitUntil } from '../support/ports.js';
+import { freePort } from '../support/ports.js';
+import { startServerProcess } from '../../../test-harness/server-process.js';
 
 /**
  * A production install: the built files, package.json and the lockfile, `npm ci --omit=dev` (no
@@ -91,30 +91,21 @@ describe.skipIf(!existsSync(path.join(DIST, 'main.js')))('installing for product
       DATA_DIR: path.join(temp, 'data'),
       ENV_FILE: '',
     };
-    const child = spawn('npm', ['start'], {
+    // npm start in its own process group: npm, its shell and node are stopped together.
+    const server = await startServerProcess({
+      command: 'npm',
+      args: ['start'],
       cwd: app,
+      port,
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
+      timeoutMs: 60_000,
+      name: 'The production install',
     });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     try {
-      await waitUntil(
-        async () => {
-          if (child.exitCode !== null) throw new Error(`npm start exited:\n${output}`);
-          return request(`http://127.0.0.1:${port}`, 'GET', PATHS.health).then(
-            (res) => res.status === 200,
-            () => false,
-          );
-        },
-        60_000,
-        `the production install to answer:\n${output}`,
-      );
-      const page = await request(`http://127.0.0.1:${port}`, 'GET', '/');
+      const page = await request(server.url, 'GET', '/');
       expect(page.status).toBe(200);
-      expect(output).not.toContain('Building');
+      expect(server.output()).not.toContain('Building');
 
       // The operator's CLI works there too (no tsx, no sources): the bundle in server/dist.
       const link = await run('npm', ['run', '--silent', 'cli', '--', 'initial-invite'], {
@@ -123,9 +114,7 @@ describe.skipIf(!existsSync(path.join(DIST, 'main.js')))('installing for product
       });
       expect(link.stdout).toMatch(/^http:\/\/localhost:\d+\/signup\?code=[0-9A-Z-]+\n$/);
     } finally {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
-      await exited;
+      await server.stop();
     }
   }, 600_000);
 });
