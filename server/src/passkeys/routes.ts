@@ -1,10 +1,11 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import * as C from '../../../contract/passkeys.js';
 import type { AppContext } from '../core/context.js';
 import { signIn } from '../core/sign-in.js';
 import { userRecord } from '../core/users.js';
 import { ForbiddenError, VERIFY_EMAIL_FIRST } from '../core/errors.js';
 import { requireFreshUser, requireUser } from '../http/auth.js';
-import { readBody } from '../http/body.js';
 import { clientOf as client } from '../http/client.js';
 import {
   addPasskey,
@@ -15,55 +16,77 @@ import {
   renamePasskey,
 } from './manage.js';
 import { loginOptions, reauthOptions, signInWithPasskey } from './sign-in.js';
+import { relyingParty } from './challenges.js';
 
-/** Passkeys (WebAuthn): the member's list and registration, and sign-in with one. */
+/**
+ * Passkeys (WebAuthn): the member's list and registration, and sign-in with one. Each route's
+ * schema (contract/passkeys.ts) reads its body and shapes its answer; the WebAuthn options go out
+ * as the library makes them.
+ */
 export function passkeyRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    app.get('/api/gatehouse/passkeys', async (request) => {
+    const api = app.withTypeProvider<TypeBoxTypeProvider>();
+    /**
+     * Request options always name the relying party, though the library's type leaves `rpId`
+     * optional. The contract requires it, as it does `challenge`: the serializer writes required
+     * keys first, so only then does the library's JSON (`rpId` before `challenge`) go out unchanged.
+     */
+    const withRpId = <T extends { rpId?: string }>(options: T) => ({
+      ...options,
+      rpId: options.rpId ?? relyingParty(ctx).rpID,
+    });
+
+    api.get('/api/gatehouse/passkeys', { schema: C.list }, async (request) => {
       const user = await requireUser(ctx, request);
       return { items: (await listPasskeys(ctx, user.id)).map(passkeyView) };
     });
 
     // A new way in: a fresh session and a verified address (docs/decisions/0046).
-    app.post('/api/gatehouse/passkeys/options', async (request) => {
-      const user = await requireFreshUser(ctx, request);
-      if (user.verified !== 1) throw new ForbiddenError(VERIFY_EMAIL_FIRST);
-      return registrationOptions(ctx, user);
-    });
-
-    // "Confirm it's you" with a passkey: options offering the member's own passkeys.
-    app.post('/api/gatehouse/reauth/passkey-options', async (request) => {
-      return reauthOptions(ctx, await requireUser(ctx, request), client(request));
-    });
-
-    app.post('/api/gatehouse/passkeys', async (request) => {
-      const user = await requireUser(ctx, request);
-      const body = readBody(request.body, { name: 'string', response: 'object' });
-      return addPasskey(ctx, user, body, client(request));
-    });
-
-    app.patch<{ Params: { id: string } }>('/api/gatehouse/passkeys/:id', async (request) => {
-      const user = await requireUser(ctx, request);
-      const body = readBody(request.body, { name: 'string' });
-      return renamePasskey(ctx, user, request.params.id, body, client(request));
-    });
-
-    app.delete<{ Params: { id: string } }>(
-      '/api/gatehouse/passkeys/:id',
-      async (request, reply) => {
-        const user = await requireUser(ctx, request);
-        await removePasskey(ctx, user, request.params.id, client(request));
-        return reply.code(204).send();
+    api.post(
+      '/api/gatehouse/passkeys/options',
+      { schema: C.registrationOptions },
+      async (request) => {
+        const user = await requireFreshUser(ctx, request);
+        if (user.verified !== 1) throw new ForbiddenError(VERIFY_EMAIL_FIRST);
+        return registrationOptions(ctx, user);
       },
     );
 
-    app.post('/api/gatehouse/passkey-login/options', async (request) => {
-      return loginOptions(ctx, client(request));
+    // "Confirm it's you" with a passkey: options offering the member's own passkeys.
+    api.post(
+      '/api/gatehouse/reauth/passkey-options',
+      { schema: C.reauthOptions },
+      async (request) => {
+        return withRpId(await reauthOptions(ctx, await requireUser(ctx, request), client(request)));
+      },
+    );
+
+    api.post('/api/gatehouse/passkeys', { schema: C.add }, async (request) => {
+      const user = await requireUser(ctx, request);
+      return addPasskey(ctx, user, request.body, client(request));
     });
 
-    app.post('/api/gatehouse/auth-with-passkey', async (request) => {
-      const body = readBody(request.body, { response: 'object' });
-      const user = await signInWithPasskey(ctx, body, client(request));
+    api.patch('/api/gatehouse/passkeys/:id', { schema: C.rename }, async (request) => {
+      const user = await requireUser(ctx, request);
+      return renamePasskey(ctx, user, request.params.id, request.body, client(request));
+    });
+
+    api.delete('/api/gatehouse/passkeys/:id', { schema: C.remove }, async (request, reply) => {
+      const user = await requireUser(ctx, request);
+      await removePasskey(ctx, user, request.params.id, client(request));
+      return reply.code(204).send(null);
+    });
+
+    api.post(
+      '/api/gatehouse/passkey-login/options',
+      { schema: C.loginOptions },
+      async (request) => {
+        return withRpId(await loginOptions(ctx, client(request)));
+      },
+    );
+
+    api.post('/api/gatehouse/auth-with-passkey', { schema: C.authWithPasskey }, async (request) => {
+      const user = await signInWithPasskey(ctx, request.body, client(request));
       return {
         token: await signIn(ctx, user, client(request), 'passkey'),
         record: userRecord(user, { withEmail: true }),

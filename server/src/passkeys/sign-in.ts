@@ -42,7 +42,7 @@ export async function loginOptions(ctx: AppContext, client: Client) {
 
 export async function signInWithPasskey(
   ctx: AppContext,
-  input: { response: Record<string, unknown> | undefined },
+  input: { response?: Record<string, unknown> },
   client: Client,
 ): Promise<User> {
   await ctx.limiter.check(PASSKEY_LIMITS.signIn, client.network);
