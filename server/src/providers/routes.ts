@@ -1,4 +1,6 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import * as C from '../../../contract/providers.js';
 import type { AppContext } from '../core/context.js';
 import { MFA_LIFETIME_MS } from '../core/second-step.js';
 import { confirmSession } from '../core/reauth.js';
@@ -6,7 +8,6 @@ import { sessionToken } from '../core/sessions.js';
 import { signIn } from '../core/sign-in.js';
 import { userRecord } from '../core/users.js';
 import { requestAuth, requireFreshUser, requireUser } from '../http/auth.js';
-import { readBody } from '../http/body.js';
 import { clientOf as client } from '../http/client.js';
 import { type AuthMethodProvider, ProviderClients } from './clients.js';
 import { disconnectProvider, listProviders } from './manage.js';
@@ -14,13 +15,15 @@ import { signInWithProvider } from './sign-in.js';
 
 /**
  * Sign-in with a provider in PocketBase's wire format (auth-methods, auth-with-oauth2), and the
- * member's connected providers (Settings' Connected Accounts).
+ * member's connected providers (Settings' Connected Accounts). Each route's schema
+ * (contract/providers.ts) reads its body and shapes its answer.
  */
 export function providerRoutes(ctx: AppContext) {
   const clients = new ProviderClients(ctx.config.providers, ctx.config.providerTimeoutMs, ctx.log);
   clients.warm();
   return async (app: FastifyInstance) => {
-    app.get('/api/collections/users/auth-methods', async () => {
+    const api = app.withTypeProvider<TypeBoxTypeProvider>();
+    api.get('/api/collections/users/auth-methods', { schema: C.authMethods }, async () => {
       // A provider whose metadata cannot be had now is left out, as PocketBase does.
       const providers = (
         await Promise.all(
@@ -40,52 +43,50 @@ export function providerRoutes(ctx: AppContext) {
       };
     });
 
-    app.post('/api/collections/users/auth-with-oauth2', async (request) => {
-      const body = readBody(request.body, {
-        provider: 'string',
-        code: 'string',
-        codeVerifier: 'string',
-        redirectURL: 'string',
-        createData: 'object',
-      });
-      const auth = await requestAuth(ctx, request);
-      const result = await signInWithProvider(ctx, clients, body, client(request), auth);
-      let token: string;
-      if (result.connected && auth) {
-        if (result.reauthenticated) await confirmSession(ctx, auth, client(request), 'oauth2');
-        token = sessionToken(ctx, auth.user, auth.session);
-      } else token = await signIn(ctx, result.user, client(request), 'oauth2');
-      const p = result.providerUser;
-      return {
-        token,
-        record: userRecord(result.user, { withEmail: true }),
-        // PocketBase's meta, without the provider's tokens: Gatehouse never acts on the
-        // member's behalf at the provider, so they are not handed to the browser.
-        meta: {
-          id: p.id,
-          name: p.name,
-          username: p.username,
-          email: p.email,
-          avatarURL: p.avatarURL,
-          accessToken: '',
-          refreshToken: '',
-          expiry: '',
-          rawUser: p.rawUser,
-          isNew: result.isNew,
-        },
-      };
-    });
+    api.post(
+      '/api/collections/users/auth-with-oauth2',
+      { schema: C.authWithOAuth2 },
+      async (request) => {
+        const auth = await requestAuth(ctx, request);
+        const result = await signInWithProvider(ctx, clients, request.body, client(request), auth);
+        let token: string;
+        if (result.connected && auth) {
+          if (result.reauthenticated) await confirmSession(ctx, auth, client(request), 'oauth2');
+          token = sessionToken(ctx, auth.user, auth.session);
+        } else token = await signIn(ctx, result.user, client(request), 'oauth2');
+        const p = result.providerUser;
+        return {
+          token,
+          record: userRecord(result.user, { withEmail: true }),
+          // PocketBase's meta, without the provider's tokens: Gatehouse never acts on the
+          // member's behalf at the provider, so they are not handed to the browser.
+          meta: {
+            id: p.id,
+            name: p.name,
+            username: p.username,
+            email: p.email,
+            avatarURL: p.avatarURL,
+            accessToken: '',
+            refreshToken: '',
+            expiry: '',
+            rawUser: p.rawUser,
+            isNew: result.isNew,
+          },
+        };
+      },
+    );
 
-    app.get('/api/gatehouse/providers', async (request) => {
+    api.get('/api/gatehouse/providers', { schema: C.connected }, async (request) => {
       return listProviders(ctx, clients, await requireUser(ctx, request));
     });
 
-    app.delete<{ Params: { name: string } }>(
+    api.delete(
       '/api/gatehouse/providers/:name',
+      { schema: C.disconnect },
       async (request, reply) => {
         const user = await requireFreshUser(ctx, request);
         await disconnectProvider(ctx, user, request.params.name, client(request));
-        return reply.code(204).send();
+        return reply.code(204).send(null);
       },
     );
   };

@@ -25,7 +25,7 @@ export interface ProviderSignInInput {
   code: string;
   codeVerifier: string;
   redirectURL: string;
-  createData: Record<string, unknown> | undefined;
+  createData?: Record<string, unknown>;
 }
 
 export interface ProviderSignInResult {
