@@ -12,8 +12,6 @@ import {
 } from '../core/errors.js';
 import { endSessions } from '../core/sessions.js';
 import { inTransaction } from '../core/transaction.js';
-import { readBody } from '../http/body.js';
-import { HttpError, LOADING_FAILED } from '../http/envelope.js';
 import type { User } from '../db/schema.js';
 import { createInviteCodes, publishCodes, revokeUnusedCode } from '../invites/service.js';
 import { nowString } from '../tools/time.js';
@@ -118,16 +116,14 @@ export async function setOperator(
 }
 
 /**
- * The `count` of Give More Codes: a whole number from 1 to 50. A body that is not an object, or a
- * count that is not a JSON number, is a loading error (as the other bodies are read).
+ * The `count` of Give More Codes: a whole number from 1 to 50. The route's schema has read it: a
+ * JSON number, or absent (a body that is not an object, or a count that is not a number, is a
+ * loading error there, as the other bodies are read).
  */
-export function readCodeCount(body: unknown): number {
-  readBody(body, {});
-  const count = (body as { count?: unknown } | undefined)?.count;
-  if (count === undefined || count === null) {
+export function readCodeCount(count: number | undefined): number {
+  if (count === undefined) {
     throw new ValidationError(VALIDATION_FAILED, { count: fieldError.required() });
   }
-  if (typeof count !== 'number') throw new HttpError(400, LOADING_FAILED);
   if (!Number.isInteger(count) || count < 1 || count > MAX_GIVEN_CODES) {
     throw new ValidationError(VALIDATION_FAILED, {
       count: fieldError.numberOutOfRange(1, MAX_GIVEN_CODES),

@@ -74,10 +74,11 @@ const MEMBER_COLUMNS = [
 
 type MemberRow = Pick<User, (typeof MEMBER_COLUMNS)[number]>;
 
-/** A member as the console shows one: the record (with email) plus role and state. */
+/** A member as the console shows one: the record (with email, always) plus role and state. */
 export function memberJson(user: MemberRow) {
   return {
     ...userRecord(user as User, { withEmail: true }),
+    email: user.email,
     isOperator: isOperator(user),
     disabled: user.disabled === 1,
   };

@@ -1,4 +1,6 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import * as C from '../../../contract/admin.js';
 import { allEvents } from '../audit/queries.js';
 import type { AppContext } from '../core/context.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
@@ -6,7 +8,6 @@ import { isOperator } from '../core/users.js';
 import type { User } from '../db/schema.js';
 import { assertFresh } from '../core/reauth.js';
 import { requireAuth, requireUser } from '../http/auth.js';
-import { readBody } from '../http/body.js';
 import { clientOf } from '../http/client.js';
 import { listAnswer, listQuery } from '../http/list.js';
 import { composeMail } from '../mail/compose.js';
@@ -26,8 +27,6 @@ import {
 import { listMembers, memberDetail, memberFilter, memberJson } from './members.js';
 import { inviteTree, readTreeQuery } from './tree.js';
 
-type WithId = FastifyRequest<{ Params: { id: string } }>;
-
 /** The signed-in operator: guests get 401, members who are not operators 403. */
 async function requireOperator(ctx: AppContext, request: FastifyRequest): Promise<User> {
   const user = await requireUser(ctx, request);
@@ -45,11 +44,17 @@ async function requireFreshOperator(ctx: AppContext, request: FastifyRequest): P
   return user;
 }
 
-/** The operator console's API (/api/admin/*) and the member's own role (/api/gatehouse/me). */
+/**
+ * The operator console's API (/api/admin/*) and the member's own role (/api/gatehouse/me). Each
+ * route's schema (contract/admin.ts) reads its request and writes its answer.
+ */
 export function adminRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
+    const api = app.withTypeProvider<TypeBoxTypeProvider>();
+    // The invite tree's recursive node, which the tree's answer refers to by its $id.
+    app.addSchema(C.TreeNodeSchema);
     // Whether to show Admin: the record JSON stays PocketBase's, the role is asked for here.
-    app.get('/api/gatehouse/me', async (request) => {
+    api.get('/api/gatehouse/me', { schema: C.me }, async (request) => {
       const user = await requireUser(ctx, request);
       return {
         id: user.id,
@@ -59,31 +64,35 @@ export function adminRoutes(ctx: AppContext) {
       };
     });
 
-    app.get('/api/admin/members', async (request) => {
+    api.get('/api/admin/members', { schema: C.listMembers }, async (request) => {
       await requireOperator(ctx, request);
       return listMembers(ctx, memberFilter(request.query), listQuery(request.query));
     });
 
-    app.get('/api/admin/members/:id', async (request: WithId) => {
+    api.get('/api/admin/members/:id', { schema: C.memberDetail }, async (request) => {
       await requireOperator(ctx, request);
       return memberDetail(ctx, request.params.id);
     });
 
-    app.post('/api/admin/members/:id/disable', async (request: WithId) => {
+    api.post('/api/admin/members/:id/disable', { schema: C.disableMember }, async (request) => {
       const op = await requireFreshOperator(ctx, request);
       return memberJson(await disableMember(ctx, request.params.id, op.id, clientOf(request)));
     });
 
-    app.post('/api/admin/members/:id/enable', async (request: WithId) => {
+    api.post('/api/admin/members/:id/enable', { schema: C.enableMember }, async (request) => {
       const op = await requireFreshOperator(ctx, request);
       return memberJson(await enableMember(ctx, request.params.id, op.id, clientOf(request)));
     });
 
-    for (const method of ['POST', 'DELETE'] as const) {
-      app.route({
+    for (const [method, schema] of [
+      ['POST', C.makeOperator],
+      ['DELETE', C.removeOperator],
+    ] as const) {
+      api.route({
         method,
         url: '/api/admin/members/:id/operator',
-        handler: async (request: WithId) => {
+        schema,
+        handler: async (request) => {
           const op = await requireFreshOperator(ctx, request);
           if (op.is_initial_user !== 1) {
             throw new ForbiddenError('Only the initial user can make or remove operators.');
@@ -100,43 +109,51 @@ export function adminRoutes(ctx: AppContext) {
       });
     }
 
-    app.post('/api/admin/members/:id/invites', async (request: WithId) => {
+    api.post('/api/admin/members/:id/invites', { schema: C.giveCodes }, async (request) => {
       const op = await requireFreshOperator(ctx, request);
-      const count = readCodeCount(request.body);
+      const count = readCodeCount(request.body.count);
       const codes = await giveCodes(ctx, request.params.id, count, op.id, clientOf(request));
       return { codes };
     });
 
-    app.post('/api/admin/members/:id/resend-verification', async (request: WithId, reply) => {
-      const op = await requireOperator(ctx, request);
-      await resendVerification(ctx, request.params.id, op.id, clientOf(request));
-      return reply.code(204).send();
-    });
+    api.post(
+      '/api/admin/members/:id/resend-verification',
+      { schema: C.resendVerification },
+      async (request, reply) => {
+        const op = await requireOperator(ctx, request);
+        await resendVerification(ctx, request.params.id, op.id, clientOf(request));
+        return reply.code(204).send(null);
+      },
+    );
 
-    app.post('/api/admin/members/:id/reset-two-step', async (request: WithId) => {
-      const op = await requireFreshOperator(ctx, request);
-      const { member } = await resetTwoStep(ctx, request.params.id, op.id, clientOf(request));
-      return memberJson(member);
-    });
+    api.post(
+      '/api/admin/members/:id/reset-two-step',
+      { schema: C.resetTwoStep },
+      async (request) => {
+        const op = await requireFreshOperator(ctx, request);
+        const { member } = await resetTwoStep(ctx, request.params.id, op.id, clientOf(request));
+        return memberJson(member);
+      },
+    );
 
-    app.delete('/api/admin/members/:id', async (request: WithId, reply) => {
+    api.delete('/api/admin/members/:id', { schema: C.deleteMember }, async (request, reply) => {
       const op = await requireFreshOperator(ctx, request);
       await deleteMember(ctx, request.params.id, op.id, clientOf(request));
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     });
 
-    app.delete('/api/admin/invite-codes/:id', async (request: WithId, reply) => {
+    api.delete('/api/admin/invite-codes/:id', { schema: C.revokeCode }, async (request, reply) => {
       const op = await requireFreshOperator(ctx, request);
       await revokeCode(ctx, request.params.id, op.id, clientOf(request));
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     });
 
-    app.get('/api/admin/invite-tree', async (request) => {
+    api.get('/api/admin/invite-tree', { schema: C.inviteTree }, async (request) => {
       await requireOperator(ctx, request);
       return inviteTree(ctx, readTreeQuery(request.query));
     });
 
-    app.get('/api/admin/outbox', async (request) => {
+    api.get('/api/admin/outbox', { schema: C.outbox }, async (request) => {
       await requireOperator(ctx, request);
       const list = listQuery(request.query);
       const [items, stats] = await Promise.all([
@@ -146,7 +163,7 @@ export function adminRoutes(ctx: AppContext) {
       return { ...listAnswer(list, items, list.skipTotal ? undefined : stats.queued), stats };
     });
 
-    app.post('/api/admin/outbox/:id/retry', async (request: WithId, reply) => {
+    api.post('/api/admin/outbox/:id/retry', { schema: C.retryMail }, async (request, reply) => {
       const op = await requireOperator(ctx, request);
       const mail = await retryMailNow(ctx.db, request.params.id);
       if (!mail) throw new NotFoundError();
@@ -154,12 +171,12 @@ export function adminRoutes(ctx: AppContext) {
         mail: request.params.id,
       });
       ctx.mailQueued();
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     });
 
-    app.post('/api/admin/test-mail', async (request, reply) => {
+    // The body is read (an object, whatever it holds) though nothing of it is used.
+    api.post('/api/admin/test-mail', { schema: C.testMail }, async (request, reply) => {
       const op = await requireOperator(ctx, request);
-      readBody(request.body, {});
       const { appName, appUrl } = ctx.config;
       const content = composeMail({
         appName,
@@ -172,16 +189,15 @@ export function adminRoutes(ctx: AppContext) {
       await enqueueMail(ctx.db, { ...content, to: op.email, userId: op.id, kind: 'testMail' });
       await recordOperatorAction(ctx, 'admin_test_mail', op.id, op.id, clientOf(request));
       ctx.mailQueued();
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     });
 
-    app.get('/api/admin/security-events', async (request) => {
+    api.get('/api/admin/security-events', { schema: C.securityEvents }, async (request) => {
       await requireOperator(ctx, request);
-      const query = (request.query ?? {}) as Record<string, unknown>;
-      const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+      const { member, type } = request.query;
       return allEvents(
         ctx,
-        { member: text(query.member), type: text(query.type) },
+        { member: member || undefined, type: type || undefined },
         listQuery(request.query),
       );
     });

@@ -1,3 +1,4 @@
+import type { TreeNodeAnswer } from '../../../contract/admin.js';
 import type { AppContext } from '../core/context.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { isOperator } from '../core/users.js';
@@ -19,23 +20,12 @@ export const MAX_LIMIT = 1000;
 /** At most this many nodes in one answer; past it, `children` stays `[]` like past `depth`. */
 export const MAX_NODES = 2000;
 
-export interface TreeNode {
-  id: string;
-  email: string;
-  created: string;
-  disabled: boolean;
-  isOperator: boolean;
-  inviterDeleted: boolean;
-  /** Direct invitees (all of them, shown or not). */
-  childCount: number;
-  /** Everyone in the branch below this member. */
-  descendants: number;
-  /**
-   * Shown to `depth`, the first `limit` (oldest first); fewer than `childCount` past `depth`, past
-   * `limit` or past MAX_NODES: ask again with this node as `root` (and `offset` for the rest).
-   */
-  children: TreeNode[];
-}
+/**
+ * A node as the answer shows it (contract/admin.ts): `childCount` counts direct invitees (shown or
+ * not), `descendants` the whole branch; `children` holds fewer than `childCount` past `depth`, past
+ * `limit` or past MAX_NODES: ask again with this node as `root` (and `offset` for the rest).
+ */
+export type TreeNode = TreeNodeAnswer;
 
 export interface TreeQuery {
   root: string | undefined;
