@@ -171,6 +171,27 @@ export interface ExternalAuthsTable {
   created: string;
 }
 
+/**
+ * A sign-in code sent by email (PocketBase's OTP), while it is live: its `otpId` is the row's id.
+ * Single-use (the row goes when the code is used), never stored in the clear.
+ */
+export interface EmailCodesTable {
+  /** The `otpId` (15 characters, as PocketBase's). */
+  id: string;
+  user_id: string;
+  /** The address the code was sent to: it only works while the account still has it. */
+  email: string;
+  /**
+   * A keyed digest of the otpId and the code (core/secret-box.ts): a copy of the database cannot
+   * check a guess.
+   */
+  code_hash: string;
+  /** Attempts at this code so far, each counted before its code is checked. */
+  attempts: Generated<number>;
+  created: string;
+  expires: string;
+}
+
 /** One row per delivery attempt of the mail worker, for the console's 24-hour counts. */
 export interface MailLogTable {
   id: string;
@@ -227,6 +248,7 @@ export interface Database {
   passkey_challenges: PasskeyChallengesTable;
   mail_log: MailLogTable;
   external_auths: ExternalAuthsTable;
+  email_codes: EmailCodesTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -238,3 +260,4 @@ export type SecurityEvent = Selectable<SecurityEventsTable>;
 export type TwoStep = Selectable<TwoStepTable>;
 export type Passkey = Selectable<PasskeysTable>;
 export type ExternalAuth = Selectable<ExternalAuthsTable>;
+export type EmailCode = Selectable<EmailCodesTable>;

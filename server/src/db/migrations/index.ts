@@ -17,6 +17,7 @@ import { changeNotifications } from './0008-change-notifications.js';
 import { externalAuths } from './0009-external-auths.js';
 import { memberSearch } from './0010-member-search.js';
 import { sessionConfirmedAt } from './0011-session-confirmed-at.js';
+import { emailCodes } from './0012-email-codes.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL, one file each in this folder. Kept in
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0009_external_auths': externalAuths,
   '0010_member_search': memberSearch,
   '0011_session_confirmed_at': sessionConfirmedAt,
+  '0012_email_codes': emailCodes,
 };
 
 const provider: MigrationProvider = {
