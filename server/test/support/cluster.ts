@@ -1,10 +1,9 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PATHS } from './contract.js';
-import { request } from './http.js';
-import { freePort, systemProgram, waitUntil } from './ports.js';
+import { startServerProcess, type ServerProcess } from '../../../test-harness/server-process.js';
+import { freePort, systemProgram } from './ports.js';
 import { testNginxMain } from './nginx.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -17,9 +16,9 @@ export const SITE_FILE = path.join(ROOT, 'deploy', 'nginx', 'gatehouse.conf');
  * that it can be killed (SIGKILL: no shutdown at all) and started again where the balancer expects it.
  */
 export class Instance {
-  private child: ChildProcess | null = null;
-  private exited: Promise<void> = Promise.resolve();
-  private log = '';
+  private process: ServerProcess | null = null;
+  /** What the runs before the current one printed. */
+  private earlier = '';
   private readonly dataDir = mkdtempSync(path.join(os.tmpdir(), 'gh-cluster-'));
 
   private constructor(
@@ -38,60 +37,32 @@ export class Instance {
 
   /** Everything every run of it printed (pino's JSON lines). */
   output(): string {
-    return this.log;
+    return this.earlier + (this.process?.output() ?? '');
   }
 
   get running(): boolean {
-    return this.child !== null;
+    return this.process !== null;
   }
 
   /** Starts it and waits until /api/health answers. */
   async start(): Promise<void> {
-    if (this.child) throw new Error(`${this.name} is already running`);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '/tmp',
-        PORT: String(this.port),
-        HOST: '127.0.0.1',
-        DATA_DIR: this.dataDir,
-        LOG_FORMAT: 'json',
-        ENV_FILE: '',
-        ...this.env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    if (this.process) throw new Error(`${this.name} is already running`);
+    this.process = await startServerProcess({
+      entry: 'server/src/main.ts',
+      port: this.port,
+      env: { DATA_DIR: this.dataDir, LOG_FORMAT: 'json', ENV_FILE: '', ...this.env },
+      timeoutMs: 60_000,
+      name: this.name,
     });
-    child.stdout!.on('data', (d: Buffer) => (this.log += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (this.log += d.toString()));
-    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
-    this.child = child;
-    await waitUntil(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`${this.name} exited early:\n${this.log}`);
-        return request(this.url, 'GET', PATHS.health).then(
-          (res) => res.status === 200,
-          () => false,
-        );
-      },
-      60_000,
-      `${this.name} to start:\n${this.log}`,
-    );
   }
 
   /** Sends `signal` and waits until the process is gone. */
   async kill(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-    const child = this.child;
-    if (!child) return;
-    this.child = null;
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill(signal);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await this.exited;
-      clearTimeout(timer);
-    } else {
-      await this.exited;
-    }
+    const running = this.process;
+    if (!running) return;
+    this.process = null;
+    await running.stop(signal);
+    this.earlier += running.output();
   }
 
   async close(): Promise<void> {
