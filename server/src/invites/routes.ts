@@ -1,9 +1,10 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import * as C from '../../../contract/invites.js';
 import type { AppContext } from '../core/context.js';
 import { fieldError, ForbiddenError, VALIDATION_FAILED, ValidationError } from '../core/errors.js';
 import type { Limit } from '../core/rate-limit.js';
 import { requireUser } from '../http/auth.js';
-import { readBody } from '../http/body.js';
 import { clientOf } from '../http/client.js';
 import {
   createInviteCodes,
@@ -26,17 +27,25 @@ export const CHECK_LIMIT: Limit = { name: 'invite-check', max: 10, windowMs: 60_
 /** What Fastify sends for an object it serializes; a string body needs it said. */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/**
+ * A member's invite codes (list, generate) and sign-up's early look at a typed code. Each route's
+ * schema is in contract/invites.ts.
+ */
 export function inviteRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    // `{"codes":[{id, code, created}]}`, serialized once per state of the member's codes.
-    app.get('/api/invite-codes', async (request, reply) => {
+    const api = app.withTypeProvider<TypeBoxTypeProvider>();
+
+    // `{"codes":[{id, code, created}]}`, serialized once per state of the member's codes: the
+    // schema is the answer's reference, and Fastify sends a string body as it is. Registered
+    // untyped, as the reply is that string rather than the object the schema describes.
+    app.get('/api/invite-codes', { schema: C.listInviteCodes }, async (request, reply) => {
       const user = await requireUser(ctx, request);
       // An unverified account can not keep a session: its token opens no invite endpoint.
       if (user.verified !== 1) throw new ForbiddenError();
       return reply.type(JSON_TYPE).send(await inviteCodesBody(ctx, user.id));
     });
 
-    app.post('/api/invite-codes/generate', async (request) => {
+    api.post('/api/invite-codes/generate', { schema: C.generateInviteCodes }, async (request) => {
       const user = await requireUser(ctx, request);
       if (user.is_initial_user !== 1) {
         throw new ForbiddenError('Only the initial user can generate unlimited invite codes.');
@@ -50,18 +59,22 @@ export function inviteRoutes(ctx: AppContext) {
 
     // Whether a typed code would let someone sign up now: 204, or sign-up's own field error.
     // It says nothing about emails or owners, only what the code's holder learns at sign-up.
-    app.post('/api/gatehouse/invite-codes/check', async (request, reply) => {
-      const { inviteCode } = readBody(request.body, { inviteCode: 'string' });
-      await ctx.limiter.check(CHECK_LIMIT, clientOf(request).network);
-      if (isBlankCode(inviteCode)) {
-        throw new ValidationError(VALIDATION_FAILED, { inviteCode: fieldError.required() });
-      }
-      if (!(await findUsableCode(ctx, inviteCode))) {
-        throw new ValidationError(VALIDATION_FAILED, {
-          inviteCode: fieldError.invalidInviteCode(),
-        });
-      }
-      return reply.code(204).send();
-    });
+    api.post(
+      '/api/gatehouse/invite-codes/check',
+      { schema: C.checkInviteCode },
+      async (request, reply) => {
+        const { inviteCode } = request.body;
+        await ctx.limiter.check(CHECK_LIMIT, clientOf(request).network);
+        if (isBlankCode(inviteCode)) {
+          throw new ValidationError(VALIDATION_FAILED, { inviteCode: fieldError.required() });
+        }
+        if (!(await findUsableCode(ctx, inviteCode))) {
+          throw new ValidationError(VALIDATION_FAILED, {
+            inviteCode: fieldError.invalidInviteCode(),
+          });
+        }
+        return reply.code(204).send(null);
+      },
+    );
   };
 }
