@@ -19,3 +19,17 @@ export const ready = {
   tags: ['System'],
   response: { 200: HealthAnswer, 503: ErrorEnvelope },
 } satisfies RouteSchema;
+
+export const metrics = {
+  summary: 'Prometheus metrics, for `Authorization: Bearer $METRICS_TOKEN`',
+  description:
+    'Only with `METRICS_TOKEN` set (otherwise the route does not exist: 404); another token is a 401. Requests by route pattern, sign-ins by outcome, the outbox, live sessions, realtime clients, the process.',
+  tags: ['System'],
+  response: {
+    200: Type.Unsafe<string>({
+      description: 'Prometheus text format (`text/plain; version=0.0.4`)',
+      content: { 'text/plain': { schema: Type.String() } },
+    }),
+    401: ErrorEnvelope,
+  },
+} satisfies RouteSchema;

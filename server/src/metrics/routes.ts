@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import * as C from '../../../contract/system.js';
 import type { AppContext } from '../core/context.js';
 import { bearerToken } from '../http/auth.js';
 import { HttpError } from '../http/envelope.js';
@@ -126,7 +128,9 @@ export function metricsRoutes(
       done();
     });
 
-    app.get('/api/metrics', async (request, reply) => {
+    // A text answer (contract/system.ts): Fastify sends the string as it is.
+    const api = app.withTypeProvider<TypeBoxTypeProvider>();
+    api.get('/api/metrics', { schema: C.metrics }, async (request, reply) => {
       const given = digest(bearerToken(request));
       if (!timingSafeEqual(given, expected)) throw new HttpError(401);
       reply.header('content-type', register.contentType);
