@@ -12,22 +12,30 @@ import {
   type Handler,
 } from '../../test/fake-server';
 import { findAnnounced, renderApp } from '../../test/render-app';
+import type { LogEventAnswer, MeAnswer, MemberAnswer } from '../../../../contract/admin';
 
 const alice = makeUser({ isInitialUser: true });
 
 function me(isOperator: boolean, isInitialUser = isOperator): Handler {
-  return () => json(200, { id: alice.id, email: alice.email, isInitialUser, isOperator });
+  const answer: MeAnswer = { id: alice.id, email: alice.email, isInitialUser, isOperator };
+  return () => json(200, answer);
 }
 
-function member(n: number) {
+/** A member as the server answers one (contract/admin.ts). */
+function member(n: number): MemberAnswer {
   return {
     id: `member${String(n).padStart(9, '0')}`,
+    collectionId: '_pb_users_auth_',
+    collectionName: 'users',
     email: `member${n}@example.com`,
+    emailVisibility: false,
     verified: true,
     isInitialUser: false,
+    inviteCode: 'ABCD-EFGH-JKLM-NPQR-STVW',
+    created: '2026-11-20 10:00:00.000Z',
+    updated: '2026-11-20 10:00:00.000Z',
     isOperator: false,
     disabled: false,
-    created: '2026-11-20 10:00:00.000Z',
   };
 }
 
@@ -171,7 +179,7 @@ function onMemberPage(over: Record<string, unknown> = {}, routes: Record<string,
 
 /** A security log entry: defaults for what the test does not care about. */
 function logEvent(n: number, over: Record<string, unknown>) {
-  return {
+  const event: LogEventAnswer = {
     id: `event${String(n).padStart(10, '0')}`,
     created: '2026-11-25 09:00:00.000Z',
     type: 'admin_disable',
@@ -182,8 +190,8 @@ function logEvent(n: number, over: Record<string, unknown>) {
     userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
     outcome: 'success',
     detail: {},
-    ...over,
   };
+  return { ...event, ...over };
 }
 
 describe('the operator console', () => {

@@ -1,6 +1,19 @@
 import { queryOptions } from '@tanstack/react-query';
+import type {
+  GivenCodesAnswer,
+  LogEventAnswer,
+  MeAnswer,
+  MemberAnswer,
+  MemberCodeAnswer,
+  MemberDetailAnswer,
+  MembersAnswer,
+  OutboxAnswer,
+  QueuedMailAnswer,
+  SecurityLogAnswer,
+  TreeNodeAnswer,
+  WaysInAnswer,
+} from '../../../../contract/admin';
 import { errorMessage, errorStatus, pb } from '../../lib/pb';
-import type { SecurityEvent } from '../audit/api';
 
 /**
  * The operator console's data (docs/api.md, "Operator console"). The server is the guard: every
@@ -9,109 +22,18 @@ import type { SecurityEvent } from '../audit/api';
  * never shown to the next one signing in on the same browser.
  */
 
-/** The signed-in member's role (GET /api/gatehouse/me). */
-export interface Me {
-  id: string;
-  email: string;
-  isInitialUser: boolean;
-  isOperator: boolean;
-}
-
+// The answers' types are the server's schemas (contract/admin.ts); these are the console's names.
 /** A member as the console lists them: the user record plus role and state. */
-export interface Member {
-  id: string;
-  email: string;
-  verified: boolean;
-  isInitialUser: boolean;
-  isOperator: boolean;
-  disabled: boolean;
-  created: string;
-}
-
-export interface MemberCode {
-  id: string;
-  code: string;
-  created: string;
-  /** When it was used, or null while unused. */
-  used: string | null;
-  usedBy: string | null;
-}
-
-export interface MemberSession {
-  id: string;
-  created: string;
-  lastSeen: string;
-  ip: string;
-  userAgent: string;
-}
-
+export type Member = MemberAnswer;
 /** A member's page: the member, who invited them, their codes, sessions and newest events. */
-export interface MemberDetail extends Member {
-  invitedBy: { id: string; email: string } | null;
-  inviterDeleted: boolean;
-  invitees: number;
-  codes: MemberCode[];
-  sessions: MemberSession[];
-  lastSignIn: string | null;
-  events: SecurityEvent[];
-  /** How they sign in: what Reset Two-Step Sign-In would remove, and what it leaves. */
-  waysIn: WaysIn;
-}
-
-export interface WaysIn {
-  /** A password of their own (not so for a member who joined with a provider and never set one). */
-  password: boolean;
-  twoStep: boolean;
-  passkeys: number;
-  providers: number;
-}
-
-/** PocketBase's list answer; the totals are -1 when skipped. */
-export interface ListPage<T> {
-  page: number;
-  perPage: number;
-  totalItems: number;
-  totalPages: number;
-  items: T[];
-}
-
-export interface TreeNode {
-  id: string;
-  email: string;
-  created: string;
-  disabled: boolean;
-  isOperator: boolean;
-  inviterDeleted: boolean;
-  childCount: number;
-  descendants: number;
-  children: TreeNode[];
-}
-
-export interface QueuedMail {
-  id: string;
-  userId: string | null;
-  recipient: string;
-  subject: string;
-  attempts: number;
-  lastError: string | null;
-  nextAttempt: string;
-  created: string;
-}
-
-export interface MailStats {
-  queued: number;
-  failing: number;
-  sentLast24h: number;
-  failedLast24h: number;
-}
-
-/** An entry of the whole security log: an event with its member (null: none, or deleted). */
-export interface LogEvent extends SecurityEvent {
-  member: string | null;
-  email: string | null;
-  /** Who did an operator action (null for other events); see CLI_ACTOR. */
-  actor: { id: string; email: string | null } | null;
-}
+export type MemberDetail = MemberDetailAnswer;
+export type MemberCode = MemberCodeAnswer;
+/** How they sign in: what Reset Two-Step Sign-In would remove, and what it leaves. */
+export type WaysIn = WaysInAnswer;
+export type TreeNode = TreeNodeAnswer;
+export type QueuedMail = QueuedMailAnswer;
+/** An entry of the whole security log: an event with its member and who acted (`actor`). */
+export type LogEvent = LogEventAnswer;
 
 /** The actor id of what the command line did; an operator whose account is gone has no email. */
 export const CLI_ACTOR = 'cli';
@@ -158,7 +80,7 @@ export const adminKeys = {
 export const meQueryOptions = (viewer: string) =>
   queryOptions({
     queryKey: adminKeys.me(viewer),
-    queryFn: () => pb.send<Me>('/api/gatehouse/me', {}),
+    queryFn: () => pb.send<MeAnswer>('/api/gatehouse/me', {}),
     staleTime: 60_000,
   });
 
@@ -176,7 +98,7 @@ export const membersQueryOptions = (viewer: string, search: MembersSearch) => {
   return queryOptions({
     queryKey: [...adminKeys.members(viewer), filter, page],
     queryFn: () =>
-      pb.send<ListPage<Member>>('/api/admin/members', {
+      pb.send<MembersAnswer>('/api/admin/members', {
         query: { ...filter, page, perPage: PER_PAGE, ...(page > 1 ? { skipTotal: 1 } : {}) },
       }),
   });
@@ -202,7 +124,7 @@ export const outboxQueryOptions = (viewer: string, page: number) =>
   queryOptions({
     queryKey: [...adminKeys.outbox(viewer), page],
     queryFn: () =>
-      pb.send<ListPage<QueuedMail> & { stats: MailStats }>('/api/admin/outbox', {
+      pb.send<OutboxAnswer>('/api/admin/outbox', {
         query: { page, perPage: PER_PAGE, skipTotal: 1 },
       }),
     // Mail moves on its own (the worker sends and retries): the screen follows it.
@@ -215,7 +137,7 @@ export const logQueryOptions = (viewer: string, search: LogSearch) => {
   return queryOptions({
     queryKey: [...adminKeys.log(viewer), filter, page],
     queryFn: () =>
-      pb.send<ListPage<LogEvent>>('/api/admin/security-events', {
+      pb.send<SecurityLogAnswer>('/api/admin/security-events', {
         query: { ...filter, page, perPage: PER_PAGE, ...(page > 1 ? { skipTotal: 1 } : {}) },
       }),
   });
@@ -239,7 +161,7 @@ export async function setOperator(id: string, operator: boolean): Promise<Member
 export const CODES_PER_GIFT = 5;
 
 export async function giveCodes(id: string): Promise<void> {
-  await pb.send(`${memberPath(id)}/invites`, {
+  await pb.send<GivenCodesAnswer>(`${memberPath(id)}/invites`, {
     method: 'POST',
     body: { count: CODES_PER_GIFT },
   });
@@ -273,7 +195,7 @@ export async function sendTestMail(): Promise<void> {
 /** The member whose email is exactly `email`, if any (the Security Log's member filter). */
 export async function findMemberByEmail(email: string): Promise<Member | null> {
   const wanted = email.trim().toLowerCase();
-  const list = await pb.send<ListPage<Member>>('/api/admin/members', {
+  const list = await pb.send<MembersAnswer>('/api/admin/members', {
     query: { q: wanted, perPage: 100, skipTotal: 1 },
   });
   return list.items.find((m) => m.email === wanted) ?? null;
