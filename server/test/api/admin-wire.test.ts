@@ -29,6 +29,19 @@ describe.each(DATABASES)('the operator console answers byte for byte on %s', (db
     expect(wrong.text).toBe(`{"data":{},"message":"${MSG.auth}","status":400}`);
   });
 
+  it('a query parameter given twice is a 400 with the loading message (each is one text)', async () => {
+    for (const query of [
+      '/api/admin/members?q=a&q=b',
+      '/api/admin/members?page=1&page=2',
+      '/api/admin/invite-tree?depth=1&depth=2',
+      '/api/admin/outbox?perPage=5&perPage=6',
+      '/api/admin/security-events?type=a&type=b',
+    ]) {
+      const res = await t.get(query, root.token);
+      expect(res.text, query).toBe(`{"data":{},"message":"${MSG.load}","status":400}`);
+    }
+  });
+
   it("a member's page keeps the documented order, down to waysIn", async () => {
     const res = await t.get(`/api/admin/members/${member.id}`, root.token);
     expect(res.status, res.text).toBe(200);
