@@ -20,6 +20,11 @@ const features = [
   '../metrics/*',
   '../realtime/*',
 ];
+const webContractTypesOnly = {
+  group: ['**/contract/**'],
+  allowTypeImports: true,
+  message: 'The web takes only types from contract/ (import type): schemas stay on the server.',
+};
 const serverLayer = (files, forbidden, message) => ({
   files,
   rules: {
@@ -184,17 +189,25 @@ export default tseslint.config(
   {
     files: ['web/src/**/*.{ts,tsx}'],
     rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [webContractTypesOnly] }],
+    },
+  },
+  // The reader of the API's errors runs on the first screen before the SDK has loaded
+  // (docs/decisions/0045): it takes the SDK's types only.
+  {
+    files: ['web/src/lib/api-error.ts'],
+    rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          patterns: [
+          paths: [
             {
-              group: ['**/contract/**'],
+              name: 'pocketbase',
               allowTypeImports: true,
-              message:
-                'The web takes only types from contract/ (import type): schemas stay on the server.',
+              message: 'lib/api-error.ts reads errors by shape: import type from the SDK only.',
             },
           ],
+          patterns: [webContractTypesOnly],
         },
       ],
     },

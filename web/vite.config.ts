@@ -16,6 +16,7 @@ const FRAMEWORK =
  */
 const FIRST_SCREEN_SHARED = [
   'components/ui/',
+  'lib/api-error.ts',
   'lib/email-rule.ts',
   'lib/history-state.ts',
   'lib/session.ts',

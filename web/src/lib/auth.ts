@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { useRouteContext } from '@tanstack/react-router';
 import type PocketBase from 'pocketbase';
+import { mfaIdOf } from './api-error';
 import { readStoredSession, storedUser, type UserRecord } from './session';
 
 /**
@@ -81,18 +82,6 @@ export interface SecondStep {
 export interface Unverified {
   step: 'unverified';
   email: string;
-}
-
-/**
- * The `mfaId` of a first step's 401 (auth-with-password, auth-with-passkey) asking for the second
- * step, if it is one.
- */
-// Checked by shape: this module stays free of the SDK until it is first used.
-function mfaIdOf(err: unknown): string | null {
-  const failure = err as { status?: unknown; response?: { mfaId?: unknown } } | null;
-  if (failure?.status !== 401) return null;
-  const mfaId = failure.response?.mfaId;
-  return typeof mfaId === 'string' && mfaId ? mfaId : null;
 }
 
 /** The header with this device's new token after a password change (docs/api.md). */

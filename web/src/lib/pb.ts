@@ -1,4 +1,5 @@
 import PocketBase, { ClientResponseError, LocalAuthStore, type SendOptions } from 'pocketbase';
+import { needsConfirmation, NOT_CONFIRMED_MESSAGE } from './api-error';
 import { askToConfirm } from './reauth';
 import { AUTH_STORAGE_KEY } from './session';
 
@@ -24,33 +25,6 @@ pb.afterSend = (response: Response, data: unknown, options?: { headers?: unknown
 export function onResponse(listener: ResponseListener): () => void {
   responseListeners.add(listener);
   return () => responseListeners.delete(listener);
-}
-
-/** The server's message for an action that needs a recent confirmation (docs/api.md). */
-export const CONFIRM_IT_IS_YOU = "Confirm it's you to continue.";
-
-/** Whether `err` is the server's "Confirm it's you" refusal. */
-export function needsConfirmation(err: unknown): boolean {
-  return (
-    err instanceof ClientResponseError &&
-    err.status === 403 &&
-    err.response?.message === CONFIRM_IT_IS_YOU
-  );
-}
-
-/**
- * What an action the member did not confirm fails with (Cancel in "Confirm it's you"): the screens
- * show the server's message of a failure, and this one is a quiet note, not an error.
- */
-export const NOT_CONFIRMED_MESSAGE = 'Cancelled. Nothing was changed.';
-
-/** Whether `err` is an action the member chose not to confirm (see `confirmed`). */
-export function isNotConfirmed(err: unknown): boolean {
-  return (
-    err instanceof ClientResponseError &&
-    err.isAbort &&
-    err.response?.message === NOT_CONFIRMED_MESSAGE
-  );
 }
 
 /**
@@ -93,32 +67,5 @@ pb.send = <T = unknown>(path: string, options: SendOptions): Promise<T> =>
     ? sendOnce<T>(path, options)
     : confirmed(() => sendOnce<T>(path, options));
 
-/** Field error message from a PocketBase-style error body, if any. */
-export function fieldError(err: unknown, field: string): string | undefined {
-  if (!(err instanceof ClientResponseError)) return undefined;
-  const data = err.response?.data as Record<string, { message?: unknown } | undefined> | undefined;
-  const message = data?.[field]?.message;
-  return typeof message === 'string' && message ? message : undefined;
-}
-
-/** Field error code from a PocketBase-style error body (`validation_…`), if any. */
-export function fieldCode(err: unknown, field: string): string | undefined {
-  if (!(err instanceof ClientResponseError)) return undefined;
-  const data = err.response?.data as Record<string, { code?: unknown } | undefined> | undefined;
-  const code = data?.[field]?.code;
-  return typeof code === 'string' && code ? code : undefined;
-}
-
-/** The server's message, or undefined when there is none worth showing. */
-export function errorMessage(err: unknown): string | undefined {
-  if (err instanceof ClientResponseError) {
-    const message = err.response?.message;
-    return typeof message === 'string' && message ? message : undefined;
-  }
-  if (err instanceof Error && err.message) return err.message;
-  return undefined;
-}
-
-export function errorStatus(err: unknown): number | undefined {
-  return err instanceof ClientResponseError ? err.status : undefined;
-}
+// The console's modules still read errors through here; lib/api-error.ts is the reader.
+export { messageOf as errorMessage, statusOf as errorStatus } from './api-error';

@@ -1,11 +1,11 @@
 import { QueryClient, type DefaultOptions } from '@tanstack/react-query';
+import { statusOf } from './api-error';
 
 const MAX_RETRIES = 3;
 
 /** A refused session (401) is not retried: the session's owner has already ended it. */
 function shouldRetry(failureCount: number, error: unknown): boolean {
-  const status = (error as { status?: unknown } | null)?.status;
-  return status !== 401 && failureCount < MAX_RETRIES;
+  return statusOf(error) !== 401 && failureCount < MAX_RETRIES;
 }
 
 export const queryDefaults = {

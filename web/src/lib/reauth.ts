@@ -7,7 +7,7 @@
  *
  * This module only connects the two sides: the dialog (features/reauth, mounted once by the app)
  * registers itself with `setConfirmer`. The app loads it with the first screen, so it is only this:
- * no SDK, no React, not even the message (that is `lib/pb.ts`'s).
+ * no SDK, no React, not even the message (that is `lib/api-error.ts`'s).
  */
 
 /** Asks the member to confirm it's them; true once they did, false when they cancelled. */

@@ -1,6 +1,6 @@
-import { ClientResponseError } from 'pocketbase';
 import { queryOptions } from '@tanstack/react-query';
-import { errorStatus, fieldCode, fieldError, errorMessage, pb } from '../../lib/pb';
+import { fieldCodeOf, fieldMessageOf, messageOf, statusOf } from '../../lib/api-error';
+import { pb } from '../../lib/pb';
 import type { UserRecord } from '../../lib/session';
 import { noteMailRequested } from './resend-wait';
 import { SAME_EMAIL_MESSAGE } from './validation';
@@ -36,13 +36,13 @@ export async function signUp(input: {
 
 /** The sign-up error, in the priority docs/product.md gives: email, password, invite code, message, default. */
 export function signUpErrorMessage(err: unknown): string {
-  const email = fieldError(err, 'email');
+  const email = fieldMessageOf(err, 'email');
   if (email) return `Email: ${email}`;
-  const password = fieldError(err, 'password');
+  const password = fieldMessageOf(err, 'password');
   if (password) return `Password: ${password}`;
-  const inviteCode = fieldError(err, 'inviteCode');
+  const inviteCode = fieldMessageOf(err, 'inviteCode');
   if (inviteCode) return `Invite code: ${inviteCode}`;
-  return errorMessage(err) ?? 'Failed to create account. Please try again.';
+  return messageOf(err) ?? 'Failed to create account. Please try again.';
 }
 
 export async function requestPasswordReset(email: string): Promise<void> {
@@ -64,8 +64,8 @@ export async function checkInviteCode(
     });
     return { status: 'ok' };
   } catch (err) {
-    const message = fieldError(err, 'inviteCode');
-    return message && errorStatus(err) === 400
+    const message = fieldMessageOf(err, 'inviteCode');
+    return message && statusOf(err) === 400
       ? { status: 'invalid', message }
       : { status: 'unknown' };
   }
@@ -73,7 +73,7 @@ export async function checkInviteCode(
 
 /** The link in the mail is bad, expired or used: the token is what the server refused. */
 export function isBadLink(err: unknown): boolean {
-  return fieldCode(err, 'token') !== undefined;
+  return fieldCodeOf(err, 'token') !== undefined;
 }
 
 /**
@@ -99,10 +99,8 @@ export async function confirmPasswordReset(
   await users().confirmPasswordReset(token, password, passwordConfirm);
 }
 
+/** An empty or unreadable token never gets here: the screen refuses it at once (`readLinkToken`). */
 export async function confirmVerification(token: string): Promise<void> {
-  if (!token) {
-    throw new ClientResponseError({ status: 400, response: {} });
-  }
   await users().confirmVerification(token);
 }
 
@@ -131,18 +129,18 @@ export async function changePassword(
 }
 
 export function changePasswordErrorMessage(err: unknown): string {
-  if (fieldCode(err, 'oldPassword')) return 'Current password is incorrect.';
-  const password = fieldCode(err, 'password');
+  if (fieldCodeOf(err, 'oldPassword')) return 'Current password is incorrect.';
+  const password = fieldCodeOf(err, 'password');
   if (password === 'validation_min_text_constraint') {
     return 'Password must be at least 8 characters';
   }
-  if (password) return fieldError(err, 'password') ?? 'Password is not valid.';
-  if (fieldCode(err, 'passwordConfirm') === 'validation_values_mismatch') {
+  if (password) return fieldMessageOf(err, 'password') ?? 'Password is not valid.';
+  if (fieldCodeOf(err, 'passwordConfirm') === 'validation_values_mismatch') {
     return 'Passwords do not match';
   }
   return (
-    fieldError(err, 'passwordConfirm') ??
-    errorMessage(err) ??
+    fieldMessageOf(err, 'passwordConfirm') ??
+    messageOf(err) ??
     'Failed to change password. Please try again.'
   );
 }
@@ -152,10 +150,10 @@ export async function requestEmailChange(newEmail: string): Promise<void> {
 }
 
 export function emailChangeErrorMessage(err: unknown): string {
-  if (fieldCode(err, 'newEmail') === 'validation_not_in_invalid') return SAME_EMAIL_MESSAGE;
+  if (fieldCodeOf(err, 'newEmail') === 'validation_not_in_invalid') return SAME_EMAIL_MESSAGE;
   return (
-    fieldError(err, 'newEmail') ??
-    errorMessage(err) ??
+    fieldMessageOf(err, 'newEmail') ??
+    messageOf(err) ??
     'Failed to send the confirmation link. Please try again.'
   );
 }
@@ -172,11 +170,11 @@ export function confirmEmailChangeError(err: unknown): {
   form: string | null;
   password: string | null;
 } {
-  if (fieldCode(err, 'token')) return { form: LINK_INVALID_MESSAGE, password: null };
-  const password = fieldError(err, 'password');
+  if (fieldCodeOf(err, 'token')) return { form: LINK_INVALID_MESSAGE, password: null };
+  const password = fieldMessageOf(err, 'password');
   if (password) return { form: null, password };
   return {
-    form: errorMessage(err) ?? 'Failed to confirm the email change. Please try again.',
+    form: messageOf(err) ?? 'Failed to confirm the email change. Please try again.',
     password: null,
   };
 }
@@ -251,11 +249,11 @@ export async function newRecoveryCodes(password: string): Promise<string[]> {
 
 /** The password check of Turn Off and New Recovery Codes, in words. */
 export function twoStepPasswordErrorMessage(err: unknown): string {
-  if (fieldCode(err, 'password')) return 'Incorrect password. Please try again.';
-  if (errorStatus(err) === 429) {
+  if (fieldCodeOf(err, 'password')) return 'Incorrect password. Please try again.';
+  if (statusOf(err) === 429) {
     return 'Too many password attempts. Please wait 15 minutes and try again.';
   }
-  return errorMessage(err) ?? 'Something went wrong. Please try again.';
+  return messageOf(err) ?? 'Something went wrong. Please try again.';
 }
 
 /** Saves `text` as a file named `name` (a download). */

@@ -4,6 +4,7 @@ import { Alert, LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { ScreenHeader, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
+import { messageOf, statusOf } from '../../lib/api-error';
 import { useAuth } from '../../lib/auth';
 import { NOTICE_TEXT, useCarriedEmail, useNotice } from '../../lib/history-state';
 import { afterSignIn } from '../../lib/return-to';
@@ -108,15 +109,12 @@ function PasswordStep(props: {
     // Being told the password is wrong when it was the attempt limit would send people to
     // reset a password that works.
     failure: (err) => {
-      const failure = err as { status?: unknown; response?: { message?: unknown } } | null;
-      if (failure?.status === 429) {
+      if (statusOf(err) === 429) {
         return 'Too many sign-in attempts. Please wait a minute and try again.';
       }
       // The right password for a disabled account: the server says so (docs/api.md).
-      if (failure?.status === 403 && typeof failure.response?.message === 'string') {
-        return failure.response.message;
-      }
-      return 'Invalid email or password. Please try again.';
+      const said = statusOf(err) === 403 ? messageOf(err) : undefined;
+      return said ?? 'Invalid email or password. Please try again.';
     },
   });
   const unverifiedEmail = form.result?.unverifiedEmail ?? carried.unverifiedEmail;

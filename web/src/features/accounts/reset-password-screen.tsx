@@ -4,7 +4,7 @@ import { Alert, LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { ScreenHeader, ScreenShell, usePageTitle } from '../../components/ui/screen';
-import { errorMessage, fieldError } from '../../lib/pb';
+import { fieldMessageOf, messageOf } from '../../lib/api-error';
 import { useCountdown } from '../../lib/use-countdown';
 import { useFormSubmit } from '../../lib/use-form-submit';
 import { checkResetLink, confirmPasswordReset, isBadLink } from './api';
@@ -48,7 +48,7 @@ export function ResetPasswordScreen({ token }: { token: string }) {
         throw err;
       }
     },
-    failure: (err) => fieldError(err, 'password') ?? errorMessage(err) ?? RESET_FAILED_MESSAGE,
+    failure: (err) => fieldMessageOf(err, 'password') ?? messageOf(err) ?? RESET_FAILED_MESSAGE,
   });
   const goToLogin = () => void navigate({ to: '/' });
   const secondsLeft = useCountdown(RESET_REDIRECT_SECONDS, form.done, goToLogin);

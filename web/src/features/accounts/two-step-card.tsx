@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/button';
 import { TitledCard } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { appName } from '../../lib/app-config';
-import { errorMessage, errorStatus, fieldCode } from '../../lib/pb';
+import { fieldCodeOf, messageOf, statusOf } from '../../lib/api-error';
 import type { UserRecord } from '../../lib/session';
 import { useFormSubmit } from '../../lib/use-form-submit';
 import { securityEventsKeys } from '../audit/api';
@@ -139,7 +139,7 @@ function StatusView({
       const { secret, qrSvg } = await setUpAuthenticator();
       onSetUp({ secret, qrSvg });
     } catch (err) {
-      setError(errorMessage(err) ?? 'Failed to set up the authenticator app. Please try again.');
+      setError(messageOf(err) ?? 'Failed to set up the authenticator app. Please try again.');
       setStarting(false);
     }
   }
@@ -216,9 +216,9 @@ function SetupView({
     // A wrong code or the lock in the login screen's words; "Set up the authenticator app first."
     // and the like as the server says them.
     failure: (err) =>
-      fieldCode(err, 'code') || errorStatus(err) === 429
+      fieldCodeOf(err, 'code') || statusOf(err) === 429
         ? codeFailureMessage(err)
-        : (errorMessage(err) ?? codeFailureMessage(err)),
+        : (messageOf(err) ?? codeFailureMessage(err)),
   });
 
   return (

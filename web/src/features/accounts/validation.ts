@@ -1,4 +1,5 @@
 /** Client-side checks, in the order docs/product.md gives them, with its exact messages. */
+import { fieldErrorsOf, statusOf } from '../../lib/api-error';
 import { isEmail } from '../../lib/email-rule';
 import type { FieldProblem } from '../../lib/use-form-submit';
 
@@ -89,14 +90,14 @@ export function checkAuthenticationCode(code: string): FieldProblem<'code'> | nu
 }
 
 /**
- * What a refused code means (docs/api.md, auth-with-totp and totp/enable), read by shape so the
- * login screen does not load the SDK for it: `expired` (the second-step session is void: start
- * again), `locked` (429: 5 wrong codes lock the second step for 15 minutes), else a wrong code.
+ * What a refused code means (docs/api.md, auth-with-totp and totp/enable): `expired` (the
+ * second-step session is void: start again), `locked` (429: 5 wrong codes lock the second step for
+ * 15 minutes), else a wrong code.
  */
 export function secondStepFailure(err: unknown): 'expired' | 'locked' | 'wrong' {
-  const failure = err as { status?: unknown; response?: { data?: { mfaId?: unknown } } } | null;
-  if (failure?.status === 429) return 'locked';
-  if (failure?.status === 400 && failure.response?.data?.mfaId) return 'expired';
+  const status = statusOf(err);
+  if (status === 429) return 'locked';
+  if (status === 400 && fieldErrorsOf(err).mfaId) return 'expired';
   return 'wrong';
 }
 

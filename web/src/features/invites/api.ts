@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { errorMessage, errorStatus, pb } from '../../lib/pb';
+import { messageOf, statusOf } from '../../lib/api-error';
+import { pb } from '../../lib/pb';
 
 export interface InviteCode {
   id: string;
@@ -74,8 +75,8 @@ export const FORBIDDEN_GENERATE_MESSAGE =
   'Only the initial user can generate unlimited invite codes.';
 
 export function generateErrorMessage(err: unknown): string {
-  if (errorStatus(err) === 403) return FORBIDDEN_GENERATE_MESSAGE;
-  return errorMessage(err) ?? 'Failed to generate invite codes.';
+  if (statusOf(err) === 403) return FORBIDDEN_GENERATE_MESSAGE;
+  return messageOf(err) ?? 'Failed to generate invite codes.';
 }
 
 export function useGenerateInviteCodes(userId: string) {

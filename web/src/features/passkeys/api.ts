@@ -3,7 +3,8 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
 } from '@simplewebauthn/browser';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { errorMessage, errorStatus, fieldCode, fieldError, pb } from '../../lib/pb';
+import { fieldCodeOf, fieldMessageOf, messageOf, statusOf } from '../../lib/api-error';
+import { pb } from '../../lib/pb';
 import { describeUserAgent } from '../../lib/user-agent';
 import { securityEventsKeys } from '../audit/api';
 import { isDismissed } from './ceremony';
@@ -106,24 +107,24 @@ export function addPasskeyProblem(err: unknown): { tone: 'info' | 'error'; text:
   if ((err as { name?: unknown } | null)?.name === 'InvalidStateError') {
     return { tone: 'info', text: ALREADY_ADDED_MESSAGE };
   }
-  if (fieldCode(err, 'response')) {
+  if (fieldCodeOf(err, 'response')) {
     return { tone: 'error', text: 'The passkey could not be added. Please try again.' };
   }
   // The browser's own words (a WebAuthn error) mean nothing to a member; the server's do.
-  const said = errorStatus(err) === undefined ? undefined : errorMessage(err);
+  const said = statusOf(err) === undefined ? undefined : messageOf(err);
   return { tone: 'error', text: said ?? 'Failed to add a passkey. Please try again.' };
 }
 
 export function renamePasskeyErrorMessage(err: unknown): string {
-  if (errorStatus(err) === 404) return PASSKEY_GONE_MESSAGE;
+  if (statusOf(err) === 404) return PASSKEY_GONE_MESSAGE;
   return (
-    fieldError(err, 'name') ??
-    errorMessage(err) ??
+    fieldMessageOf(err, 'name') ??
+    messageOf(err) ??
     'Failed to rename the passkey. Please try again.'
   );
 }
 
 export function removePasskeyErrorMessage(err: unknown): string {
-  if (errorStatus(err) === 404) return PASSKEY_GONE_MESSAGE;
-  return errorMessage(err) ?? 'Failed to remove the passkey. Please try again.';
+  if (statusOf(err) === 404) return PASSKEY_GONE_MESSAGE;
+  return messageOf(err) ?? 'Failed to remove the passkey. Please try again.';
 }

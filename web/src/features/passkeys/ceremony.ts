@@ -5,6 +5,7 @@ import {
   type AuthenticationResponseJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
+import { isAbort } from '../../lib/api-error';
 
 /**
  * The browser's side of a passkey sign-in: the server's request options, then the browser's prompt
@@ -81,6 +82,5 @@ export function isDismissed(err: unknown): boolean {
 
 /** The request was ended by the page itself (another prompt, or the screen was left). */
 export function isAborted(err: unknown): boolean {
-  const failure = err as { name?: unknown; code?: unknown } | null;
-  return failure?.name === 'AbortError' || failure?.code === 'ERROR_CEREMONY_ABORTED';
+  return isAbort(err) || (err as { code?: unknown } | null)?.code === 'ERROR_CEREMONY_ABORTED';
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
+import { statusOf } from '../../lib/api-error';
 import { useAuth } from '../../lib/auth';
 
 export const PASSKEY_DISMISSED_MESSAGE =
@@ -21,8 +22,9 @@ function browserHasPasskeys(): boolean {
 
 type Message = { tone: 'info' | 'error'; text: string } | null;
 
+/** The options request's refusal (`PasskeyOptionsError`) or the server's answer to the passkey. */
 function failureMessage(err: unknown): string {
-  const status = (err as { status?: unknown } | null)?.status;
+  const status = statusOf(err);
   if (status === 429) return TOO_MANY_MESSAGE;
   if (status === 400) return PASSKEY_REFUSED_MESSAGE;
   return PASSKEY_FAILED_MESSAGE;

@@ -1,3 +1,5 @@
+import { fieldErrorsOf, messageOf, statusOf } from '../../lib/api-error';
+
 const FIELD_MESSAGES: Record<string, string> = {
   validation_required: 'Invite code is required',
   validation_invalid_invite_code: 'Invalid or already used invite code.',
@@ -10,28 +12,22 @@ const FIELD_MESSAGES: Record<string, string> = {
  * that the provider's window did not finish (closed, blocked, interrupted).
  */
 export function providerErrorMessage(err: unknown, displayName: string): string {
-  // Checked by shape: the login screen shows this before the client library has loaded.
-  const failure = err as {
-    status?: unknown;
-    response?: { message?: unknown; data?: Record<string, { code?: string; message?: string }> };
-  } | null;
-  if (typeof failure?.status === 'number' && failure.status > 0) {
-    if (failure.status === 429) {
+  const status = statusOf(err) ?? 0;
+  if (status > 0) {
+    if (status === 429) {
       return 'Too many sign-in attempts. Please wait a minute and try again.';
     }
-    const data = failure.response?.data ?? {};
+    const fields = fieldErrorsOf(err);
     for (const field of ['inviteCode', 'email', 'provider']) {
-      const problem = data[field];
+      const problem = fields[field];
       if (!problem) continue;
       if (field === 'inviteCode' && problem.code === 'validation_required') {
         return 'An invite code is needed to join. Sign up with your invite code first.';
       }
       return (problem.code && FIELD_MESSAGES[problem.code]) || problem.message || '';
     }
-    const message = failure.response?.message;
-    if (typeof message === 'string' && message && message !== 'Failed to authenticate.') {
-      return message;
-    }
+    const message = messageOf(err);
+    if (message && message !== 'Failed to authenticate.') return message;
   }
   return `Signing in with ${displayName} did not finish. Please try again.`;
 }

@@ -3,7 +3,8 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
 import { queryOptions } from '@tanstack/react-query';
-import { errorMessage, errorStatus, fieldCode, pb } from '../../lib/pb';
+import { fieldCodeOf, messageOf, statusOf } from '../../lib/api-error';
+import { pb } from '../../lib/pb';
 
 /**
  * "Confirm it's you" (docs/api.md): what this session may prove, and the proofs. The dialog that
@@ -82,26 +83,26 @@ export function reauthProblem(err: unknown): {
   tone: 'error' | 'info';
 } {
   const only = (form: string, tone: 'error' | 'info' = 'error') => ({ field: null, form, tone });
-  if (errorStatus(err) === 429) return only(TOO_MANY_MESSAGE);
-  if (fieldCode(err, 'password'))
+  if (statusOf(err) === 429) return only(TOO_MANY_MESSAGE);
+  if (fieldCodeOf(err, 'password'))
     return { field: WRONG_PASSWORD_MESSAGE, form: null, tone: 'error' };
-  if (fieldCode(err, 'code')) return { field: WRONG_CODE_MESSAGE, form: null, tone: 'error' };
-  if (fieldCode(err, 'response')) return only(PASSKEY_REFUSED_MESSAGE);
+  if (fieldCodeOf(err, 'code')) return { field: WRONG_CODE_MESSAGE, form: null, tone: 'error' };
+  if (fieldCodeOf(err, 'response')) return only(PASSKEY_REFUSED_MESSAGE);
   // The browser's prompt closed, timed out, or found none of the member's passkeys: browsers
   // answer these alike, so the dialog says it calmly.
   const name = (err as { name?: unknown } | null)?.name;
   if (name === 'NotAllowedError' || name === 'AbortError') {
     return only(PASSKEY_DISMISSED_MESSAGE, 'info');
   }
-  const said = errorStatus(err) === undefined ? undefined : errorMessage(err);
+  const said = statusOf(err) === undefined ? undefined : messageOf(err);
   return only(said ?? 'Something went wrong. Please try again.');
 }
 
 /** A provider sign-in that did not confirm, in words. */
 export function providerProblem(err: unknown, displayName: string): string {
-  if (errorStatus(err) === 429) return TOO_MANY_MESSAGE;
-  const status = errorStatus(err) ?? 0;
-  const said = status > 0 ? errorMessage(err) : undefined;
+  if (statusOf(err) === 429) return TOO_MANY_MESSAGE;
+  const status = statusOf(err) ?? 0;
+  const said = status > 0 ? messageOf(err) : undefined;
   return said && said !== 'Failed to authenticate.'
     ? said
     : `Signing in with ${displayName} did not finish. Please try again.`;

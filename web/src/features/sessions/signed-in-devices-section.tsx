@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { TitledCard } from '../../components/ui/card';
-import { errorMessage } from '../../lib/pb';
+import { messageOf } from '../../lib/api-error';
 import type { UserRecord } from '../../lib/session';
 import { describeUserAgent } from '../../lib/user-agent';
 import { useEndOtherSessions, useEndSession, useSessions, type DeviceSession } from './api';
@@ -28,7 +28,7 @@ export function SignedInDevicesSection({ user }: { user: UserRecord }) {
     endOne.mutate(session.id, {
       onSuccess: () => setNotice(`${describeUserAgent(session.userAgent)} has been signed out.`),
       onError: (err) =>
-        setError(errorMessage(err) ?? 'Failed to sign out that device. Please try again.'),
+        setError(messageOf(err) ?? 'Failed to sign out that device. Please try again.'),
     });
   }
 
@@ -37,7 +37,7 @@ export function SignedInDevicesSection({ user }: { user: UserRecord }) {
     endOthers.mutate(undefined, {
       onSuccess: () => setNotice('All other devices have been signed out.'),
       onError: (err) =>
-        setError(errorMessage(err) ?? 'Failed to sign out the other devices. Please try again.'),
+        setError(messageOf(err) ?? 'Failed to sign out the other devices. Please try again.'),
     });
   }
 
