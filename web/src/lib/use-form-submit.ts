@@ -1,4 +1,5 @@
 import { useState, type FormEvent, type RefObject } from 'react';
+import { isNotConfirmed, NOT_CONFIRMED_MESSAGE } from './api-error';
 
 /** What a form's own check found: the first field in error and the message to show. */
 export interface FieldProblem<F extends string> {
@@ -17,6 +18,10 @@ type Submission<T> =
  * problem: mark the field, show the message, move focus to it), then run `submit` and show
  * `failure(err)` when it throws. `busy` stays on until `submit` settles, so a `submit` that ends by
  * navigating keeps its busy label until the next screen shows.
+ *
+ * An action the member chose not to confirm ("Confirm it's you") did not fail: its text is always
+ * the quiet `NOT_CONFIRMED_MESSAGE`, whatever the form's `failure` would make of a 403, and
+ * `LiveMessage` shows that one as a status, not an error.
  *
  * Plain state rather than a TanStack Query mutation: the login screen is the first screen a visitor
  * downloads, and the mutation machinery would add ~3 KB gzip to it.
@@ -55,13 +60,17 @@ export function useFormSubmit<F extends string, T>(options: {
   return {
     onSubmit,
     busy,
-    /** The check's message, else the failure's, else null. */
+    /** The check's message, else the failure's (or the note of an unconfirmed action), else null. */
     error:
       problem?.message ??
-      (submission.status === 'failed' ? options.failure(submission.error) : null),
+      (submission.status === 'failed' ? failureText(submission.error, options.failure) : null),
     invalid: problem?.field ?? null,
     /** What `submit` returned, once it has. */
     result: submission.status === 'done' ? submission.result : undefined,
     done: submission.status === 'done',
   };
+}
+
+function failureText(err: unknown, failure: (err: unknown) => string): string {
+  return isNotConfirmed(err) ? NOT_CONFIRMED_MESSAGE : failure(err);
 }

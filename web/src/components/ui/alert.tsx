@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
+import { NOT_CONFIRMED_MESSAGE } from '../../lib/api-error';
 import { cn } from './cn';
 
-type Tone = 'error' | 'success' | 'info';
+type Tone = 'error' | 'success' | 'info' | 'neutral';
 
 const tones: Record<Tone, string> = {
   error:
@@ -9,11 +10,18 @@ const tones: Record<Tone, string> = {
   success:
     'border-green-300 bg-green-50 text-green-800 dark:border-green-800 dark:bg-green-950 dark:text-green-100',
   info: 'border-blue-300 bg-blue-50 text-blue-900 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-100',
+  neutral:
+    'border-slate-300 bg-slate-50 text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200',
 };
 
 /**
  * A live region that is always in the DOM, so screen readers announce what is put in it.
  * Errors use role="alert" (assertive); other messages role="status" (polite).
+ *
+ * The screens show an action's failure here (`tone="error"`), and one of them is not an error: an
+ * action the member chose not to confirm ("Confirm it's you") ends with the quiet
+ * `NOT_CONFIRMED_MESSAGE` of `lib/api-error.ts` (what `messageOf` and `useFormSubmit` give for it).
+ * That note goes to a polite status region beside the alert, in the neutral tone.
  */
 export function LiveMessage({
   tone = 'error',
@@ -22,20 +30,48 @@ export function LiveMessage({
 }: {
   tone?: Tone;
   children?: ReactNode;
-  /** Spacing for the message box; the empty region itself takes no space, nor a gap. */
+  /** Spacing for the message box; the empty region itself takes no room, nor a gap. */
   alertClassName?: string;
+}) {
+  if (tone !== 'error') {
+    return (
+      <Region role="status" tone={tone} className={alertClassName}>
+        {children}
+      </Region>
+    );
+  }
+  const note = children === NOT_CONFIRMED_MESSAGE;
+  return (
+    <>
+      <Region role="alert" tone="error" className={alertClassName}>
+        {note ? null : children}
+      </Region>
+      <Region role="status" tone="neutral" className={alertClassName}>
+        {note ? children : null}
+      </Region>
+    </>
+  );
+}
+
+function Region({
+  role,
+  tone,
+  children,
+  className,
+}: {
+  role: 'alert' | 'status';
+  tone: Tone;
+  children?: ReactNode;
+  className?: string;
 }) {
   const hasContent =
     children !== null && children !== undefined && children !== false && children !== '';
   return (
     // Empty, it is taken out of the flow (not hidden: it must stay in the accessibility tree), so
     // it adds no gap to the flex column it stands in.
-    <div
-      role={tone === 'error' ? 'alert' : 'status'}
-      className={hasContent ? undefined : 'absolute'}
-    >
+    <div role={role} className={hasContent ? undefined : 'absolute'}>
       {hasContent ? (
-        <Alert tone={tone} className={alertClassName}>
+        <Alert tone={tone} className={className}>
           {children}
         </Alert>
       ) : null}

@@ -109,6 +109,14 @@ function dialog() {
   return screen.findByRole('dialog', { name: "Confirm it's you" });
 }
 
+/** Cancel's note: announced politely, in neither the alert region nor the error's red. */
+async function findQuietNote() {
+  const note = await findAnnounced('Cancelled. Nothing was changed.', 'status');
+  expect(note.closest('[role="alert"]')).toBeNull();
+  expect(note.className).not.toMatch(/red/);
+  return note;
+}
+
 // Each test renders the whole app; a busy machine needs more than the default 5 s.
 const SLOW = { timeout: 30_000 };
 
@@ -196,7 +204,7 @@ describe("Confirm it's you", SLOW, () => {
     await user.click(within(box).getByRole('button', { name: 'Cancel' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(await screen.findByText('Cancelled. Nothing was changed.')).toBeInTheDocument();
+    await findQuietNote();
     expect(screen.queryByText("Confirm it's you to continue.")).toBeNull();
     expect(screen.queryByText(/Failed to sign out/)).toBeNull();
     expect(server.to('DELETE', '/api/gatehouse/sessions')).toHaveLength(1);
@@ -211,6 +219,33 @@ describe("Confirm it's you", SLOW, () => {
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(server.to('DELETE', '/api/gatehouse/sessions')).toHaveLength(2);
+  });
+
+  it('Cancel of a form: its note is quiet too, and the form works again', async () => {
+    const { server } = staleServer({
+      methods: ['password'],
+      right: { password: 'correct horse' },
+      sensitive: { 'POST /api/collections/users/request-email-change': () => noContent() },
+    });
+    const { user } = await openSettings();
+    const email = screen.getByRole('form', { name: 'Change your email' });
+    await user.type(within(email).getByLabelText('New Email'), 'alice@new.example');
+    await user.click(within(email).getByRole('button', { name: 'Send Confirmation Link' }));
+    const box = await dialog();
+    await within(box).findByLabelText('Password');
+    await user.click(within(box).getByRole('button', { name: 'Cancel' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await findQuietNote();
+    expect(screen.queryByText(/Failed to send/)).toBeNull();
+    expect(server.to('POST', '/api/collections/users/request-email-change')).toHaveLength(1);
+
+    await user.click(within(email).getByRole('button', { name: 'Send Confirmation Link' }));
+    const again = await dialog();
+    await user.type(await within(again).findByLabelText('Password'), 'correct horse');
+    await user.click(within(again).getByRole('button', { name: 'Confirm' }));
+    await findAnnounced('Check alice@new.example for a confirmation link.', 'status');
+    expect(screen.queryByText('Cancelled. Nothing was changed.')).toBeNull();
   });
 
   describe('Download My Data', () => {
