@@ -16,7 +16,13 @@ interface Operation {
   description?: string;
   tags?: string[];
   security?: unknown[];
-  parameters?: Array<{ name: string; in: string; required?: boolean; schema?: JsonSchema }>;
+  parameters?: Array<{
+    name: string;
+    in: string;
+    required?: boolean;
+    description?: string;
+    schema?: JsonSchema;
+  }>;
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
   responses?: Record<
     string,
@@ -26,6 +32,7 @@ interface Operation {
 
 interface JsonSchema {
   type?: string | string[];
+  title?: string;
   description?: string;
   properties?: Record<string, JsonSchema>;
   required?: string[];
@@ -134,7 +141,10 @@ const prose = (text: string | undefined) =>
 
 function typeOf(schema: JsonSchema | undefined, doc: Document): string {
   if (!schema) return '';
-  if (schema.$ref) return schema.$ref.split('/').pop() ?? 'object';
+  if (schema.$ref) {
+    const name = schema.$ref.split('/').pop() ?? 'object';
+    return doc.components?.schemas?.[name]?.title ?? name;
+  }
   if (schema.anyOf) return schema.anyOf.map((s) => typeOf(s, doc)).join(' | ');
   if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
   const type = Array.isArray(schema.type) ? schema.type.join(' | ') : (schema.type ?? 'any');
@@ -174,7 +184,7 @@ export function renderReference(doc: Document): string {
       const params = (op.parameters ?? [])
         .map(
           (p) =>
-            `<li><code>${escapeHtml(p.name)}</code> <span class="type">${escapeHtml(p.in)}, ${escapeHtml(typeOf(p.schema, doc))}</span>${p.required ? ' <span class="req">required</span>' : ''}${p.schema?.description ? ` — ${prose(p.schema.description)}` : ''}</li>`,
+            `<li><code>${escapeHtml(p.name)}</code> <span class="type">${escapeHtml(p.in)}, ${escapeHtml(typeOf(p.schema, doc))}</span>${p.required ? ' <span class="req">required</span>' : ''}${(p.description ?? p.schema?.description) ? ` — ${prose(p.description ?? p.schema?.description)}` : ''}</li>`,
         )
         .join('');
       const body = op.requestBody?.content?.['application/json']?.schema;

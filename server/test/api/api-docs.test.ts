@@ -15,7 +15,7 @@ describe('the API reference', () => {
   /** Fastify's `:id` is OpenAPI's `{id}`. */
   const openApiPath = (url: string) => url.replace(/:([A-Za-z]+)/g, '{$1}');
 
-  it('the OpenAPI 3.1 document lists every registered route', async () => {
+  it('the OpenAPI 3.1 document lists every registered route, each with a summary, a tag and its answers', async () => {
     const res = await t.get('/api/docs/openapi.json');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toContain('application/json');
@@ -27,6 +27,20 @@ describe('the API reference', () => {
       (r) => !doc.paths[openApiPath(r.url)]?.[r.method.toLowerCase()],
     );
     expect(missing).toEqual([]);
+    const incomplete: string[] = [];
+    for (const [path, item] of Object.entries(
+      doc.paths as Record<
+        string,
+        Record<string, { summary?: string; tags?: string[]; responses?: object }>
+      >,
+    )) {
+      for (const [method, op] of Object.entries(item)) {
+        if (!op.summary || !op.tags?.length || !Object.keys(op.responses ?? {}).length) {
+          incomplete.push(`${method.toUpperCase()} ${path}`);
+        }
+      }
+    }
+    expect(incomplete).toEqual([]);
   });
 
   it('the page is plain HTML with its own stylesheet, under a policy that allows no script', async () => {
