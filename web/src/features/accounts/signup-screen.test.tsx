@@ -129,6 +129,38 @@ describe('Sign-up (/signup)', () => {
       expect(server.to('POST', '/api/collections/users/records')).toHaveLength(0);
     });
 
+    it('counts the password in characters, as the server does: an emoji is one', async () => {
+      const server = fakeServer({
+        [CREATE]: () => json(200, makeUser({ email: '', verified: false })),
+        [REQUEST_VERIFICATION]: () => noContent(),
+      });
+      const { user } = renderApp('/signup');
+      // Typed as text, not keys: one emoji is two UTF-16 units.
+      const paste = async (label: string, text: string) => {
+        await user.clear(screen.getByLabelText(label));
+        await user.click(screen.getByLabelText(label));
+        await user.paste(text);
+      };
+      await user.type(await screen.findByLabelText('Email'), valid.email);
+      await user.type(screen.getByLabelText('Invite Code'), valid.inviteCode);
+      // 4 characters, 8 UTF-16 units: too short.
+      await paste('Password', '🦊🌲🏔🌊');
+      await paste('Confirm Password', '🦊🌲🏔🌊');
+      await user.click(screen.getByRole('button', { name: 'Sign Up' }));
+      await findAnnounced('Password must be at least 8 characters long');
+      expect(screen.getByLabelText('Password')).toHaveFocus();
+      expect(server.to('POST', '/api/collections/users/records')).toHaveLength(0);
+
+      // 8 characters: enough.
+      await paste('Password', '🦊🌲🏔🌊🦉🍄🌙🔥');
+      await paste('Confirm Password', '🦊🌲🏔🌊🦉🍄🌙🔥');
+      await user.click(screen.getByRole('button', { name: 'Sign Up' }));
+      await screen.findByRole('heading', { name: 'Account created successfully' });
+      expect(server.to('POST', '/api/collections/users/records')[0]?.body).toMatchObject({
+        password: '🦊🌲🏔🌊🦉🍄🌙🔥',
+      });
+    });
+
     it('an invalid email', async () => {
       fakeServer({});
       const { user } = renderApp('/signup');

@@ -5,6 +5,14 @@ import type { FieldProblem } from '../../lib/use-form-submit';
 
 export const MIN_PASSWORD_LENGTH = 8;
 
+/**
+ * A password's length as the server counts it (server/src/accounts/passwords.ts): characters (code
+ * points, not UTF-16 units: "🦊" is one, not two) of its NFKC form, the form it is checked and stored in.
+ */
+export function passwordLength(password: string): number {
+  return [...password.normalize('NFKC')].length;
+}
+
 export const SAME_EMAIL_MESSAGE = 'This is already your email address.';
 
 export function checkEmail(email: string): FieldProblem<'email'> | null {
@@ -36,7 +44,7 @@ export function checkSignUp(input: {
   if (input.password !== input.passwordConfirm) {
     return { field: 'passwordConfirm', message: 'Passwords do not match' };
   }
-  if (input.password.length < MIN_PASSWORD_LENGTH) {
+  if (passwordLength(input.password) < MIN_PASSWORD_LENGTH) {
     return { field: 'password', message: 'Password must be at least 8 characters long' };
   }
   return null;
@@ -49,7 +57,7 @@ export function checkNewPassword(input: {
   if (input.password !== input.passwordConfirm) {
     return { field: 'passwordConfirm', message: 'Passwords do not match' };
   }
-  if (input.password.length < MIN_PASSWORD_LENGTH) {
+  if (passwordLength(input.password) < MIN_PASSWORD_LENGTH) {
     return { field: 'password', message: 'Password must be at least 8 characters' };
   }
   return null;
