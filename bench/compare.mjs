@@ -23,11 +23,23 @@ function cannon(options) {
   });
 }
 
+/**
+ * The request each round sends: GET BENCH_COMPARE_ROUTE with the member's token by default, or
+ * BENCH_COMPARE_METHOD with the JSON body BENCH_COMPARE_BODY, every answer expected to be
+ * BENCH_COMPARE_STATUS (e.g. a sign-in whose body the action refuses: its validation path).
+ */
+const METHOD = process.env.BENCH_COMPARE_METHOD ?? 'GET';
+const BODY = process.env.BENCH_COMPARE_BODY;
+const STATUS = Number(process.env.BENCH_COMPARE_STATUS ?? 200);
+
 async function round(server, pid) {
   const before = cpuMs(pid);
   const result = await cannon(server);
   const after = cpuMs(pid);
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.url} answered errors`);
+  const expected = result.statusCodeStats?.[STATUS]?.count ?? 0;
+  if (result.errors > 0 || expected !== result.requests.total) {
+    throw new Error(`${server.url} answered other than ${STATUS}`);
+  }
   return { cpuUs: ((after - before) * 1000) / result.requests.total, rps: result.requests.average };
 }
 
@@ -60,11 +72,16 @@ export async function runCompare() {
         const user = await createVerifiedUser(app);
         builds.at(-1).server = {
           url: new URL(route, app.url).href,
-          headers: { authorization: user.token },
+          method: METHOD,
+          headers: {
+            authorization: user.token,
+            ...(BODY ? { 'content-type': 'application/json' } : {}),
+          },
+          ...(BODY ? { body: BODY } : {}),
         };
       }
       console.log(
-        `${route}: set ${set}/${SETS}, fresh processes: warming up, then ${ROUNDS} pairs of ` +
+        `${METHOD} ${route}: set ${set}/${SETS}, fresh processes: warming up, then ${ROUNDS} pairs of ` +
           `${SECONDS}-s rounds...`,
       );
       for (const b of builds) await cannon({ ...b.server, duration: 3 });
