@@ -66,6 +66,3 @@ pb.send = <T = unknown>(path: string, options: SendOptions): Promise<T> =>
   path.endsWith(ONCE_ONLY)
     ? sendOnce<T>(path, options)
     : confirmed(() => sendOnce<T>(path, options));
-
-// The console's modules still read errors through here; lib/api-error.ts is the reader.
-export { messageOf as errorMessage, statusOf as errorStatus } from './api-error';

@@ -8,7 +8,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { focusRing } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
 import { useCurrentUser } from '../../lib/auth';
-import { errorMessage } from '../../lib/pb';
+import { messageOf } from '../../lib/api-error';
 import { meQueryOptions } from './api';
 
 const SECTIONS = [
@@ -30,7 +30,7 @@ export function AdminAreaScreen({ children }: { children: ReactNode }) {
   if (me.isError) {
     return (
       <AdminProblem title="Something went wrong!">
-        {errorMessage(me.error) ?? 'The operator console could not be loaded.'}
+        {messageOf(me.error) ?? 'The operator console could not be loaded.'}
       </AdminProblem>
     );
   }

@@ -13,7 +13,8 @@ import type {
   TreeNodeAnswer,
   WaysInAnswer,
 } from '../../../../contract/admin';
-import { errorMessage, errorStatus, pb } from '../../lib/pb';
+import { messageOf, statusOf } from '../../lib/api-error';
+import { pb } from '../../lib/pb';
 
 /**
  * The operator console's data (docs/api.md, "Operator console"). The server is the guard: every
@@ -205,6 +206,6 @@ export const NOT_ALLOWED_MESSAGE = 'Only operators can use the operator console.
 
 /** A console action's failure in words: the server's message, else `fallback`. */
 export function adminErrorMessage(err: unknown, fallback: string): string {
-  if (errorStatus(err) === 403 && !errorMessage(err)) return NOT_ALLOWED_MESSAGE;
-  return errorMessage(err) ?? fallback;
+  if (statusOf(err) === 403 && !messageOf(err)) return NOT_ALLOWED_MESSAGE;
+  return messageOf(err) ?? fallback;
 }
