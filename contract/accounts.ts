@@ -5,6 +5,7 @@ import {
   Flag,
   IdParams,
   NoContent,
+  OptionalText,
   type RouteSchema,
   SIGNED_IN,
   Text,
@@ -39,6 +40,7 @@ export const signUp = {
     password: Text(),
     passwordConfirm: Text(),
     inviteCode: Text(),
+    name: Text({ description: "optional: the member's name (trimmed, up to 100 characters)" }),
     emailVisibility: Flag(),
     verified: Flag({ description: 'ignored: an account is verified through its mail' }),
   }),
@@ -60,19 +62,37 @@ export const viewRecord = {
 } satisfies RouteSchema;
 
 export const updateRecord = {
-  summary: 'Change the own password (with oldPassword) or emailVisibility',
+  summary: 'Change the own name, avatar, emailVisibility or password (with oldPassword)',
   description:
-    'A new password ends every other session; this device gets a fresh token in the `X-Gatehouse-Token` header.',
+    'A new password ends every other session; this device gets a fresh token in the `X-Gatehouse-Token` header. ' +
+    'An avatar is uploaded as `multipart/form-data` (what the SDK sends when a value is a `File`): the file in the ' +
+    '`avatar` part (JPEG, PNG, WebP or GIF by its content, at most 5 MB; the whole form at most 6 MB), the other ' +
+    'fields as text parts (`true`/`false` for emailVisibility) or as JSON in an `@jsonPayload` part. ' +
+    "`avatar` sent as `null` or '' removes the avatar; a missing field is left as it is.",
   tags,
   security: SIGNED_IN,
   params: IdParams,
+  consumes: ['application/json', 'multipart/form-data'],
   body: Body({
     oldPassword: Text(),
     password: Text(),
     passwordConfirm: Text(),
     emailVisibility: Flag(),
+    name: OptionalText({
+      description: "trimmed, up to 100 characters, no control characters; null or '' clears it",
+    }),
+    avatar: OptionalText({
+      description:
+        "null or '' removes the avatar; the current file name keeps it; a file (multipart) replaces it",
+    }),
   }),
-  response: { 200: UserRecord, ...errors, 404: ErrorEnvelope },
+  response: {
+    200: UserRecord,
+    ...errors,
+    404: ErrorEnvelope,
+    413: ErrorEnvelope,
+    415: ErrorEnvelope,
+  },
 } satisfies RouteSchema;
 
 export const deleteRecord = {

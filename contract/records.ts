@@ -11,6 +11,11 @@ export const UserRecord = Type.Object(
     ),
     emailVisibility: Type.Boolean(),
     verified: Type.Boolean(),
+    name: Type.String({ description: "the member's name, up to 100 characters; '' when unset" }),
+    avatar: Type.String({
+      description:
+        "the avatar's file name ('' when none): GET /api/files/users/{id}/{avatar}?token=…",
+    }),
     isInitialUser: Type.Boolean(),
     inviteCode: Type.String({ description: 'the invite code the member signed up with' }),
     created: DateText(),

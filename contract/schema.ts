@@ -21,6 +21,13 @@ const NO_NUL = '^[^\\u0000]*$';
 export const Text = (options: { description?: string } = {}) =>
   Type.String({ pattern: NO_NUL, default: '', ...options });
 
+/**
+ * A text field of a request that changes something only when sent (a record update's `name`):
+ * undefined when missing. Its route reads `null` as '' itself where PocketBase clears the field.
+ */
+export const OptionalText = (options: { description?: string } = {}) =>
+  Type.Optional(Type.String({ pattern: NO_NUL, ...options }));
+
 /** An optional yes/no field of a request. */
 export const Flag = (options: { description?: string } = {}) =>
   Type.Optional(Type.Boolean(options));
@@ -72,6 +79,8 @@ export interface RouteSchema {
   description?: string;
   tags?: string[];
   body?: TSchema;
+  /** Request content types besides JSON (the reference lists the body under each). */
+  consumes?: string[];
   querystring?: TSchema;
   params?: TSchema;
   response?: Record<number, TSchema>;

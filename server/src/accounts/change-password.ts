@@ -10,6 +10,7 @@ import { endSessions, sessionToken } from '../core/sessions.js';
 import { inTransaction } from '../core/transaction.js';
 import type { Auth } from '../core/users.js';
 import type { User } from '../db/schema.js';
+import type { UploadedFile } from '../http/multipart.js';
 import { newSecret } from '../tools/random.js';
 import { formatDate, nowString } from '../tools/time.js';
 import { passwordChangedNotice } from './mails.js';
@@ -21,6 +22,14 @@ import {
   signUpPasswordError,
 } from './passwords.js';
 import { countFailure } from './sign-in.js';
+import { filesOf, removeOldAvatar } from './avatars.js';
+import {
+  invalidAvatarName,
+  nameError,
+  type NewAvatar,
+  normalizeName,
+  readAvatar,
+} from './profile.js';
 
 const UPDATE_FAILED = 'Failed to update record.';
 
@@ -34,13 +43,24 @@ export interface RecordUpdateInput {
   password: string;
   passwordConfirm: string;
   emailVisibility?: boolean;
+  /** undefined: unchanged; '' clears it. */
+  name?: string;
+  /** undefined: unchanged; '' removes the avatar; the current file name keeps it. */
+  avatar?: string;
+  /** A file sent as `avatar` in a multipart form: the new avatar. */
+  avatarUpload?: UploadedFile;
 }
 
+/** The columns a member changes on their own record, other than the password's. */
+type ProfileChanges = Partial<Pick<User, 'email_visibility' | 'name' | 'avatar'>>;
+
 /**
- * PocketBase's record update on the member's own record, for the two fields a member may change:
- * `emailVisibility`, and the password (with `oldPassword`). Every other field is ignored. A new
- * password rotates the tokenKey (outstanding reset and verification links die), ends every other
- * session, queues a notice mail, and returns a fresh token for this device's session.
+ * PocketBase's record update on the member's own record, for the fields a member may change:
+ * `name`, `avatar` (a file in a multipart form, or '' to remove it), `emailVisibility`, and the
+ * password (with `oldPassword`). Every other field is ignored. All fields are checked before
+ * anything changes: one field error leaves the record as it was. A new password rotates the
+ * tokenKey (outstanding reset and verification links die), ends every other session, queues a
+ * notice mail, and returns a fresh token for this device's session.
  */
 export async function updateOwnRecord(
   ctx: AppContext,
@@ -49,23 +69,46 @@ export async function updateOwnRecord(
   client: Client,
 ): Promise<{ user: User; token?: string }> {
   const { user, session } = auth;
+  const errors: FieldErrors = {};
+  const changes: ProfileChanges = {};
+  if (input.emailVisibility !== undefined) changes.email_visibility = input.emailVisibility ? 1 : 0;
+  if (input.name !== undefined) {
+    const name = normalizeName(input.name);
+    const error = nameError(name);
+    if (error) errors.name = error;
+    else changes.name = name;
+  }
+  let newAvatar: NewAvatar | undefined;
+  if (input.avatarUpload) {
+    const read = await readAvatar(input.avatarUpload);
+    if ('code' in read) errors.avatar = read;
+    else {
+      newAvatar = read;
+      changes.avatar = read.name;
+    }
+  } else if (input.avatar !== undefined && input.avatar !== user.avatar) {
+    if (input.avatar === '') changes.avatar = '';
+    else errors.avatar = invalidAvatarName(input.avatar);
+  }
+
   const changingPassword =
     input.oldPassword !== '' || input.password !== '' || input.passwordConfirm !== '';
   if (!changingPassword) {
-    if (input.emailVisibility === undefined) return { user };
-    const visibility = input.emailVisibility ? 1 : 0;
-    const updated = { ...user, email_visibility: visibility, updated: nowString() };
-    await ctx.db
-      .updateTable('users')
-      .set({ email_visibility: visibility, updated: updated.updated })
-      .where('id', '=', user.id)
-      .execute();
+    assertNoFieldErrors(errors, UPDATE_FAILED);
+    if (Object.keys(changes).length === 0) return { user };
+    const updated = { ...user, ...changes, updated: nowString() };
+    await withAvatar(ctx, user, changes, newAvatar, () =>
+      ctx.db
+        .updateTable('users')
+        .set({ ...changes, updated: updated.updated })
+        .where('id', '=', user.id)
+        .execute(),
+    );
     ctx.events.publish({ type: 'user-changed', userId: user.id });
     return { user: updated };
   }
 
   const password = normalizePassword(input.password);
-  const errors: FieldErrors = {};
   if (input.password === '') errors.password = fieldError.required();
   else {
     const context = { appName: ctx.config.appName, email: user.email };
@@ -98,33 +141,59 @@ export async function updateOwnRecord(
   const now = formatDate(at);
   const updated: User = {
     ...user,
+    ...changes,
     password_hash: await hashPassword(password),
     token_key: newSecret(),
-    email_visibility:
-      input.emailVisibility === undefined ? user.email_visibility : input.emailVisibility ? 1 : 0,
     updated: now,
   };
-  await inTransaction(ctx, async (work) => {
-    const { trx } = work;
-    await trx
-      .updateTable('users')
-      .set({
-        password_hash: updated.password_hash,
-        token_key: updated.token_key,
-        email_visibility: updated.email_visibility,
-        updated: now,
-      })
-      .where('id', '=', user.id)
-      .execute();
-    work.publish({ type: 'user-changed', userId: user.id });
-    await endSessions(work, user.id, { keep: session.id }, (ended) => ({
-      type: 'password_changed',
-      client,
-      detail: { otherSessionsEnded: ended },
-    }));
-    const { appName } = ctx.config;
-    await queueNotice(ctx, trx, user, client, passwordChangedNotice(appName, 'others'));
-    work.mailQueued();
-  });
+  await withAvatar(ctx, user, changes, newAvatar, () =>
+    inTransaction(ctx, async (work) => {
+      const { trx } = work;
+      await trx
+        .updateTable('users')
+        .set({
+          ...changes,
+          password_hash: updated.password_hash,
+          token_key: updated.token_key,
+          updated: now,
+        })
+        .where('id', '=', user.id)
+        .execute();
+      work.publish({ type: 'user-changed', userId: user.id });
+      await endSessions(work, user.id, { keep: session.id }, (ended) => ({
+        type: 'password_changed',
+        client,
+        detail: { otherSessionsEnded: ended },
+      }));
+      const { appName } = ctx.config;
+      await queueNotice(ctx, trx, user, client, passwordChangedNotice(appName, 'others'));
+      work.mailQueued();
+    }),
+  );
   return { user: updated, token: sessionToken(ctx, updated, session) };
+}
+
+/**
+ * Runs the record's update with its avatar in place: a new file is stored first (the record never
+ * names a file that is not there) and removed again when the update fails; once the update is
+ * done, the file the record named before goes, whether it was replaced or removed.
+ */
+async function withAvatar(
+  ctx: AppContext,
+  user: User,
+  changes: ProfileChanges,
+  newAvatar: NewAvatar | undefined,
+  update: () => Promise<unknown>,
+): Promise<void> {
+  const files = filesOf(ctx);
+  if (newAvatar) await files.put(user.id, newAvatar.name, '', newAvatar.data);
+  try {
+    await update();
+  } catch (error) {
+    if (newAvatar) await files.remove(user.id, newAvatar.name).catch(() => {});
+    throw error;
+  }
+  if (changes.avatar !== undefined && changes.avatar !== user.avatar) {
+    await removeOldAvatar(ctx, user.id, user.avatar);
+  }
 }

@@ -4,10 +4,11 @@ import { inTransaction } from '../core/transaction.js';
 import { findUserById, userRecord } from '../core/users.js';
 import { deleteCodesOf } from '../invites/service.js';
 import { deleteQueuedMailOf } from '../mail/outbox.js';
+import { filesOf } from './avatars.js';
 
 /**
- * Deletes the account, its invite codes, its queued mail and (by cascade) its sessions. People it
- * invited are unaffected. The security log keeps the deletion: `account_deleted`, or
+ * Deletes the account, its invite codes, its queued mail, (by cascade) its sessions, and its files
+ * (the avatar and its thumbs, once the row is gone). People it invited are unaffected. The security log keeps the deletion: `account_deleted`, or
  * `admin_delete` with the operator's id (or `cli`) as `actor` when an operator deleted it.
  */
 export async function deleteAccount(
@@ -40,4 +41,10 @@ export async function deleteAccount(
     }
     publish({ type: 'session-ended', userId, sessionId: null });
   });
+  // After the commit: nothing can name the files any more. On PostgreSQL they went with the row.
+  try {
+    await filesOf(ctx).removeAll(userId);
+  } catch (error) {
+    ctx.log.error({ err: error, userId }, "removing a deleted account's files failed");
+  }
 }

@@ -9,6 +9,7 @@ import { userRecord } from '../core/users.js';
 import { assertFresh } from '../core/reauth.js';
 import { requestAuth, requireAuth, requireFreshUser } from '../http/auth.js';
 import { clientOf as client } from '../http/client.js';
+import { multipartForms, uploadedFiles } from '../http/multipart.js';
 import { confirmEmailChange, requestEmailChange } from './change-email.js';
 import { deviceCookieOf, rememberDevice } from './device-cookie.js';
 import { updateOwnRecord } from './change-password.js';
@@ -19,6 +20,8 @@ import { signInWithPassword } from './sign-in.js';
 import { signUp } from './sign-up.js';
 import { exportData } from './export.js';
 import { confirmVerification } from './verification.js';
+import { fileRoutes } from './file-routes.js';
+import { AVATAR_FORM_LIMIT, AVATAR_MAX_BYTES } from './profile.js';
 
 /** The header that carries a fresh token after a password change (the SDK ignores it). */
 export const TOKEN_HEADER = 'x-gatehouse-token';
@@ -83,16 +86,32 @@ export function accountRoutes(ctx: AppContext) {
       return userRecord(user, { withEmail: true });
     });
 
-    api.patch(
-      '/api/collections/users/records/:id',
-      { schema: C.updateRecord },
-      async (request, reply) => {
-        const auth = await ownRecord(request);
-        const { user, token } = await updateOwnRecord(ctx, auth, request.body, client(request));
-        if (token) reply.header(TOKEN_HEADER, token);
-        return userRecord(user, { withEmail: true });
-      },
-    );
+    // The one route that also takes multipart/form-data (the SDK sends a form when a value is a
+    // File: an avatar), in a plugin of its own so that no other route reads a form
+    // (http/multipart.ts; docs/decisions/0017 and 0050).
+    app.register(async (forms) => {
+      await multipartForms(forms, { fileLimit: AVATAR_MAX_BYTES, bodyLimit: AVATAR_FORM_LIMIT });
+      // PocketBase clears `name` and removes `avatar` sent as null; other null fields are dropped
+      // before the schema as unset (http/schema.ts), so these two read as '' first.
+      forms.addHook('preValidation', async (request) => {
+        const body = request.body as Record<string, unknown> | undefined;
+        if (typeof body !== 'object' || body === null) return;
+        for (const field of ['name', 'avatar']) if (body[field] === null) body[field] = '';
+      });
+      forms
+        .withTypeProvider<TypeBoxTypeProvider>()
+        .patch(
+          '/api/collections/users/records/:id',
+          { schema: C.updateRecord },
+          async (request, reply) => {
+            const auth = await ownRecord(request);
+            const input = { ...request.body, avatarUpload: uploadedFiles(request).avatar };
+            const { user, token } = await updateOwnRecord(ctx, auth, input, client(request));
+            if (token) reply.header(TOKEN_HEADER, token);
+            return userRecord(user, { withEmail: true });
+          },
+        );
+    });
 
     api.delete(
       '/api/collections/users/records/:id',
@@ -151,6 +170,8 @@ export function accountRoutes(ctx: AppContext) {
         return reply.code(204).send(null);
       },
     );
+
+    app.register(fileRoutes(ctx));
 
     api.post(
       '/api/collections/users/confirm-password-reset',

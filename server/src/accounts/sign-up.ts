@@ -24,6 +24,7 @@ import { newId, newSecret } from '../tools/random.js';
 import { nowString } from '../tools/time.js';
 import { ACCOUNT_LIMITS } from './limits.js';
 import { hashPassword, normalizePassword, signUpPasswordError } from './passwords.js';
+import { nameError, normalizeName } from './profile.js';
 import { queueAccountMail } from './request-mail.js';
 
 const CREATE_FAILED = 'Failed to create record.';
@@ -33,6 +34,8 @@ export interface SignUpInput {
   password: string;
   passwordConfirm: string;
   inviteCode: string;
+  /** Optional: '' is no name. */
+  name: string;
   emailVisibility?: boolean;
   verified?: boolean;
 }
@@ -75,6 +78,9 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
   const passwordError = signUpPasswordError(password, { appName: ctx.config.appName, email });
   if (passwordError) stage2.password = passwordError;
   if (isBlankCode(input.inviteCode)) stage2.inviteCode = fieldError.required();
+  const name = normalizeName(input.name);
+  const badName = nameError(name);
+  if (badName) stage2.name = badName;
   assertNoFieldErrors(stage2, CREATE_FAILED);
 
   // 3. The invite code exists and is unused.
@@ -91,6 +97,7 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
     passwordSet: true,
     verified: false,
     emailVisibility: input.emailVisibility === true,
+    name,
     client,
     method: 'password',
   });
@@ -137,6 +144,7 @@ export async function signUpWithProvider(
     passwordSet: false,
     verified: input.emailVerified,
     emailVisibility: input.emailVisibility === true,
+    name: '',
     client,
     method: 'oauth2',
     provider: input.provider,
@@ -157,6 +165,7 @@ async function createAccount(
     passwordSet: boolean;
     verified: boolean;
     emailVisibility: boolean;
+    name: string;
     client: Client;
     method: 'password' | 'oauth2';
     provider?: string;
@@ -184,6 +193,8 @@ async function createAccount(
     reset_sent_at: null,
     created: now,
     updated: now,
+    name: account.name,
+    avatar: '',
   };
 
   try {

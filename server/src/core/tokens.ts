@@ -15,7 +15,7 @@ import { newSecret } from '../tools/random.js';
  * (docs/decisions/0014-signing-secret-outside-the-database.md).
  */
 
-export type TokenType = 'auth' | 'verification' | 'passwordReset' | 'emailChange';
+export type TokenType = 'auth' | 'verification' | 'passwordReset' | 'emailChange' | 'file';
 
 export const USERS_COLLECTION_ID = '_pb_users_auth_';
 export const USERS_COLLECTION_NAME = 'users';
@@ -25,6 +25,8 @@ export const TOKEN_LIFETIME_SECONDS: Record<TokenType, number> = {
   verification: 24 * 60 * 60,
   passwordReset: 30 * 60,
   emailChange: 30 * 60,
+  // PocketBase's file token: long enough to load a page's images, short as a link in a URL.
+  file: 3 * 60,
 };
 
 export interface TokenClaims {
@@ -34,7 +36,7 @@ export interface TokenClaims {
   exp: number;
   email?: string;
   refreshable?: boolean;
-  /** Auth tokens: the session the token belongs to. */
+  /** Auth and file tokens: the session the token belongs to. */
   sid?: string;
   /** Email-change tokens: the address the account moves to. */
   newEmail?: string;
@@ -42,7 +44,7 @@ export interface TokenClaims {
 
 /** What a token carries beyond its type and user. */
 export interface TokenExtras {
-  /** Auth tokens: the session. */
+  /** Auth and file tokens: the session. */
   sid?: string;
   /** Email-change tokens: the new address. */
   newEmail?: string;
@@ -50,9 +52,18 @@ export interface TokenExtras {
   notAfter?: number;
 }
 
-export type TokenSecrets = Record<TokenType, string>;
+/**
+ * The per-purpose secrets derived from the signing secret. The secret box's key is derived from
+ * exactly these (core/secret-box.ts), so this set never grows: a newer type's secret is derived
+ * from one of them (Tokens.fileSecret), and sealed data stays readable.
+ */
+export type TokenSecrets = Record<Exclude<TokenType, 'file'>, string>;
 
-const TYPES: TokenType[] = ['auth', 'verification', 'passwordReset', 'emailChange'];
+const SECRET_TYPES = ['auth', 'verification', 'passwordReset', 'emailChange'] as const;
+const TYPES: TokenType[] = [...SECRET_TYPES, 'file'];
+
+/** The tokens that carry the account's email and die when it changes (mailed links). */
+export const EMAIL_BOUND: readonly TokenType[] = ['verification', 'passwordReset', 'emailChange'];
 
 /** The signing-secret file inside DATA_DIR (SQLite without TOKEN_SECRET). */
 export const SECRET_FILE = 'secret.key';
@@ -90,7 +101,7 @@ export function loadSigningSecret(
 /** The per-purpose secrets, derived from the signing secret. */
 export function tokenSecrets(signingSecret: string): TokenSecrets {
   const secrets = {} as TokenSecrets;
-  for (const type of TYPES) {
+  for (const type of SECRET_TYPES) {
     secrets[type] = createHmac('sha256', signingSecret)
       .update(`gatehouse:${type}`)
       .digest('base64url');
@@ -105,8 +116,14 @@ const decoded = new Map<string, TokenClaims>();
 
 export class Tokens {
   private readonly verified = new Map<string, string>();
+  /** File tokens' secret, derived from the auth secret (TokenSecrets says why not listed there). */
+  private readonly fileSecret: string;
 
-  constructor(private readonly secrets: TokenSecrets) {}
+  constructor(private readonly secrets: TokenSecrets) {
+    this.fileSecret = createHmac('sha256', secrets.auth)
+      .update('gatehouse:file')
+      .digest('base64url');
+  }
 
   sign(
     type: TokenType,
@@ -120,10 +137,10 @@ export class Tokens {
       id: user.id,
       type,
     };
-    if (type === 'auth') {
-      claims.refreshable = true;
-      if (extras.sid) claims.sid = extras.sid;
-    } else claims.email = user.email;
+    if (type === 'auth') claims.refreshable = true;
+    // File tokens travel in image URLs: they name the session, never the email.
+    if ((type === 'auth' || type === 'file') && extras.sid) claims.sid = extras.sid;
+    if (EMAIL_BOUND.includes(type)) claims.email = user.email;
     if (extras.newEmail) claims.newEmail = extras.newEmail;
     return signJwt(claims, this.key(type, user.token_key));
   }
@@ -190,6 +207,6 @@ export class Tokens {
   }
 
   private key(type: TokenType, tokenKey: string): string {
-    return tokenKey + this.secrets[type];
+    return tokenKey + (type === 'file' ? this.fileSecret : this.secrets[type]);
   }
 }

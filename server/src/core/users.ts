@@ -4,6 +4,7 @@ import { liveSession } from './sessions.js';
 import { normalizeEmail } from '../tools/email.js';
 import { andThen, type Maybe } from '../tools/maybe.js';
 import {
+  EMAIL_BOUND,
   Tokens,
   USERS_COLLECTION_ID,
   USERS_COLLECTION_NAME,
@@ -11,7 +12,10 @@ import {
   type TokenType,
 } from './tokens.js';
 
-/** A user as PocketBase shows a record; never the password hash or tokenKey. */
+/**
+ * A user as PocketBase shows a record; never the password hash or tokenKey. `name` and `avatar`
+ * are PocketBase's fields (docs/decisions/0050); a row read without them shows them empty.
+ */
 export function userRecord(user: User, options: { withEmail: boolean }) {
   const visibleEmail = options.withEmail || user.email_visibility === 1;
   return {
@@ -21,6 +25,8 @@ export function userRecord(user: User, options: { withEmail: boolean }) {
     ...(visibleEmail ? { email: user.email } : {}),
     emailVisibility: user.email_visibility === 1,
     verified: user.verified === 1,
+    name: user.name ?? '',
+    avatar: user.avatar ?? '',
     isInitialUser: user.is_initial_user === 1,
     inviteCode: user.invite_code,
     created: user.created,
@@ -52,10 +58,15 @@ export interface Auth {
 
 /**
  * The signed-in member behind an auth token: the token verifies for its user, and the session it
- * names is live and theirs. undefined for a guest (no token, a bad one, an ended session).
+ * names is live and theirs. undefined for a guest (no token, a bad one, an ended session). A file
+ * token (`type` 'file', in a file's URL) is held to the same rule: it ends with its session.
  */
-export function findAuthByToken(ctx: AppContext, token: string): Maybe<Auth | undefined> {
-  return andThen(verifiedToken(ctx, token, 'auth'), (found) => {
+export function findAuthByToken(
+  ctx: AppContext,
+  token: string,
+  type: 'auth' | 'file' = 'auth',
+): Maybe<Auth | undefined> {
+  return andThen(verifiedToken(ctx, token, type), (found) => {
     const user = found?.user;
     const sid = found?.claims.sid;
     if (!user || typeof sid !== 'string') return undefined;
@@ -102,7 +113,7 @@ function verifiedToken(
   if (!claims || claims.type !== type) return undefined;
   return andThen(findUserById(ctx, claims.id), (user) => {
     if (!user || !ctx.tokens.verify(token, type, user)) return undefined;
-    if (type !== 'auth' && claims.email !== user.email) return undefined;
+    if (EMAIL_BOUND.includes(type) && claims.email !== user.email) return undefined;
     return { user, claims };
   });
 }

@@ -25,6 +25,23 @@ export interface UsersTable {
   reset_sent_at: string | null;
   created: string;
   updated: string;
+  /** PocketBase's `name`: trimmed, at most 100 characters; '' when unset. */
+  name: Generated<string>;
+  /** PocketBase's `avatar`: the file's name (`name_random10.ext`), '' when none. */
+  avatar: Generated<string>;
+}
+
+/**
+ * Members' files on PostgreSQL (an avatar and the thumbs made of it), so every instance serves
+ * them; on SQLite they live in DATA_DIR/files and this table is empty (db/member-files.ts).
+ */
+export interface MemberFilesTable {
+  user_id: string;
+  name: string;
+  /** '' for the file itself; a thumb's size (`100x100`) for a thumb of it. */
+  variant: string;
+  data: Buffer;
+  created: string;
 }
 
 export interface InviteCodesTable {
@@ -249,6 +266,7 @@ export interface Database {
   mail_log: MailLogTable;
   external_auths: ExternalAuthsTable;
   email_codes: EmailCodesTable;
+  member_files: MemberFilesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -107,6 +107,7 @@ export function envelope(status: number, message: string, fields: Record<string,
 }
 
 export const RECORD_KEYS = [
+  'avatar',
   'collectionId',
   'collectionName',
   'created',
@@ -115,6 +116,7 @@ export const RECORD_KEYS = [
   'id',
   'inviteCode',
   'isInitialUser',
+  'name',
   'updated',
   'verified',
 ].sort();

@@ -18,6 +18,7 @@ import { externalAuths } from './0009-external-auths.js';
 import { memberSearch } from './0010-member-search.js';
 import { sessionConfirmedAt } from './0011-session-confirmed-at.js';
 import { emailCodes } from './0012-email-codes.js';
+import { nameAndAvatar } from './0013-name-and-avatar.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL, one file each in this folder. Kept in
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0010_member_search': memberSearch,
   '0011_session_confirmed_at': sessionConfirmedAt,
   '0012_email_codes': emailCodes,
+  '0013_name_and_avatar': nameAndAvatar,
 };
 
 const provider: MigrationProvider = {
