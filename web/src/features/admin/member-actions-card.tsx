@@ -1,0 +1,100 @@
+import { Button } from '../../components/ui/button';
+import { TitledCard } from '../../components/ui/card';
+import type { MemberDetail } from './api';
+import type { MemberActions } from './use-member-actions';
+
+/**
+ * A member's page → Actions: disable or enable, resend verification, make or remove an operator
+ * (the initial user only), reset two-step sign-in, delete. The initial user and the operator's own
+ * account cannot be disabled or deleted here.
+ */
+export function MemberActionsCard({
+  member,
+  isSelf,
+  viewerIsInitialUser,
+  actions,
+}: {
+  member: MemberDetail;
+  isSelf: boolean;
+  viewerIsInitialUser: boolean;
+  actions: MemberActions;
+}) {
+  const { ask, busy, isRunning } = actions;
+  const protectedAccount = member.isInitialUser || isSelf;
+  const canReset = member.waysIn.twoStep || member.waysIn.passkeys > 0;
+  return (
+    <TitledCard
+      title="Actions"
+      description={
+        member.isInitialUser
+          ? 'The initial user cannot be disabled, deleted or lose the operator role.'
+          : isSelf
+            ? 'This is your own account: another operator can disable it; delete it from your profile.'
+            : undefined
+      }
+    >
+      <div className="flex flex-wrap gap-2">
+        {protectedAccount ? null : member.disabled ? (
+          <Button className="min-w-32" disabled={busy} onClick={() => ask('enable')}>
+            {isRunning('enable') ? 'Enabling...' : 'Enable'}
+          </Button>
+        ) : (
+          <Button
+            variant="danger"
+            className="min-w-32"
+            disabled={busy}
+            onClick={() => ask('disable')}
+          >
+            {isRunning('disable') ? 'Disabling...' : 'Disable'}
+          </Button>
+        )}
+        {member.verified ? null : (
+          <Button
+            variant="secondary"
+            className="min-w-52"
+            disabled={busy}
+            onClick={() => void actions.resend()}
+          >
+            {isRunning('resend') ? 'Sending...' : 'Resend Verification'}
+          </Button>
+        )}
+        {viewerIsInitialUser && !member.isInitialUser ? (
+          <Button
+            variant="secondary"
+            className="min-w-48"
+            disabled={busy}
+            onClick={() => ask(member.isOperator ? 'remove-operator' : 'make-operator')}
+          >
+            {isRunning('operator')
+              ? 'Saving...'
+              : member.isOperator
+                ? 'Remove Operator'
+                : 'Make Operator'}
+          </Button>
+        ) : null}
+        {protectedAccount || !canReset ? null : (
+          <Button
+            variant="secondary"
+            className="min-w-56"
+            disabled={busy}
+            onClick={() => ask('reset')}
+          >
+            {isRunning('reset') ? 'Resetting...' : 'Reset Two-Step Sign-In'}
+          </Button>
+        )}
+      </div>
+      {protectedAccount ? null : (
+        <div>
+          <Button
+            variant="danger"
+            className="w-full sm:w-auto"
+            disabled={busy}
+            onClick={() => ask('delete')}
+          >
+            {isRunning('delete') ? 'Deleting...' : 'Delete'}
+          </Button>
+        </div>
+      )}
+    </TitledCard>
+  );
+}
