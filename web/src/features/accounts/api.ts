@@ -1,4 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
+import type {
+  RecoveryCodesAnswer,
+  TotpSetupAnswer,
+  TwoStepStatusAnswer,
+} from '../../../../contract/two-step';
 import { fieldCodeOf, fieldMessageOf, messageOf, statusOf } from '../../lib/api-error';
 import { pb } from '../../lib/pb';
 import type { UserRecord } from '../../lib/session';
@@ -199,11 +204,9 @@ export async function downloadMyData(userId: string): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+// The two-step answers' types are the server's schemas (contract/two-step.ts).
 /** Two-step sign-in as the member has it (docs/api.md, GET /api/gatehouse/totp). */
-export interface TwoStepStatus {
-  enabled: boolean;
-  recoveryCodesLeft: number;
-}
+export type TwoStepStatus = TwoStepStatusAnswer;
 
 export const twoStepKeys = {
   all: ['two-step'] as const,
@@ -217,17 +220,13 @@ export const twoStepQueryOptions = (userId: string) =>
   });
 
 /** A new seed for the authenticator app; nothing is on until `enableTwoStep`. */
-export async function setUpAuthenticator(): Promise<{
-  secret: string;
-  uri: string;
-  qrSvg: string;
-}> {
+export async function setUpAuthenticator(): Promise<TotpSetupAnswer> {
   return pb.send('/api/gatehouse/totp/setup', { method: 'POST' });
 }
 
 /** Turns two-step sign-in on with a code of the set-up seed; answers the 10 recovery codes. */
 export async function enableTwoStep(code: string): Promise<string[]> {
-  const body = await pb.send<{ recoveryCodes: string[] }>('/api/gatehouse/totp/enable', {
+  const body = await pb.send<RecoveryCodesAnswer>('/api/gatehouse/totp/enable', {
     method: 'POST',
     body: { code: code.trim() },
   });
@@ -240,7 +239,7 @@ export async function disableTwoStep(password: string): Promise<void> {
 
 /** New recovery codes (the old ones stop working). */
 export async function newRecoveryCodes(password: string): Promise<string[]> {
-  const body = await pb.send<{ recoveryCodes: string[] }>('/api/gatehouse/recovery-codes', {
+  const body = await pb.send<RecoveryCodesAnswer>('/api/gatehouse/recovery-codes', {
     method: 'POST',
     body: { password },
   });

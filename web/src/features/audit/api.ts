@@ -1,16 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { SecurityEvent, SecurityEventsAnswer } from '../../../../contract/audit';
 import { pb } from '../../lib/pb';
 
-/** One entry of the member's security log (docs/api.md, GET /api/gatehouse/security-events). */
-export interface SecurityEvent {
-  id: string;
-  created: string;
-  type: string;
-  ip: string;
-  userAgent: string;
-  outcome: 'success' | 'failure';
-  detail: Record<string, unknown> | null;
-}
+// The answer's types are the server's schemas (contract/audit.ts): one entry of the member's
+// security log is a `SecurityEvent` (docs/api.md, GET /api/gatehouse/security-events).
+export type { SecurityEvent };
 
 /** How many events Recent Activity shows. */
 export const RECENT_EVENTS = 20;
@@ -21,7 +15,7 @@ export const securityEventsKeys = {
 };
 
 export async function fetchRecentEvents(): Promise<SecurityEvent[]> {
-  const body = await pb.send<{ items?: SecurityEvent[] }>('/api/gatehouse/security-events', {
+  const body = await pb.send<Partial<SecurityEventsAnswer>>('/api/gatehouse/security-events', {
     query: { perPage: RECENT_EVENTS, skipTotal: true },
   });
   return Array.isArray(body.items) ? body.items.slice(0, RECENT_EVENTS) : [];

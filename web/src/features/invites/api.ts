@@ -1,13 +1,15 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { messageOf, statusOf } from '../../lib/api-error';
+import type {
+  GeneratedCodesAnswer,
+  InviteCode,
+  InviteCodesAnswer,
+} from '../../../../contract/invites';
 import { pb } from '../../lib/pb';
 
-export interface InviteCode {
-  id: string;
-  code: string;
-  created?: string;
-}
+// The answers' types are the server's schemas (contract/invites.ts).
+export type { InviteCode };
 
 /** Query keys: every user's invite codes (what Log Out removes), and one user's. */
 export const inviteCodesKeys = {
@@ -16,7 +18,7 @@ export const inviteCodesKeys = {
 };
 
 export async function fetchInviteCodes(): Promise<InviteCode[]> {
-  const body = await pb.send<{ codes?: InviteCode[] }>('/api/invite-codes', {});
+  const body = await pb.send<Partial<InviteCodesAnswer>>('/api/invite-codes', {});
   return Array.isArray(body.codes) ? body.codes : [];
 }
 
@@ -45,7 +47,8 @@ function useLiveInviteCodes(userId: string) {
     const key = inviteCodesKeys.of(userId);
     let connects = 0;
     const subscriptions = Promise.all([
-      pb.collection('invite_codes').subscribe<InviteCode>('*', (event) => {
+      // A code's realtime record may carry no more than its id (a revoked one's delete).
+      pb.collection('invite_codes').subscribe<Pick<InviteCode, 'id'>>('*', (event) => {
         if (event.action === 'delete') {
           queryClient.setQueryData<InviteCode[]>(key, (codes) =>
             codes?.filter((code) => code.id !== event.record.id),
@@ -67,7 +70,7 @@ function useLiveInviteCodes(userId: string) {
   }, [queryClient, userId]);
 }
 
-export async function generateInviteCodes(): Promise<{ generated: number; codes: InviteCode[] }> {
+export async function generateInviteCodes(): Promise<GeneratedCodesAnswer> {
   return pb.send('/api/invite-codes/generate', { method: 'POST' });
 }
 

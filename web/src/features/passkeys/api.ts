@@ -4,19 +4,16 @@ import {
 } from '@simplewebauthn/browser';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { fieldCodeOf, fieldMessageOf, messageOf, statusOf } from '../../lib/api-error';
+import type { PasskeyAnswer, PasskeyListAnswer } from '../../../../contract/passkeys';
 import { pb } from '../../lib/pb';
 import { describeUserAgent } from '../../lib/user-agent';
 import { securityEventsKeys } from '../audit/api';
 import { isDismissed } from './ceremony';
 
-/** One of the member's passkeys (docs/api.md, Passkeys). */
-export interface Passkey {
-  id: string;
-  name: string;
-  created: string;
-  /** Its last sign-in; null until the first. */
-  lastUsed: string | null;
-}
+// The answers' types are the server's schemas (contract/passkeys.ts); the options stay the
+// WebAuthn library's own types, which its browser half takes.
+/** One of the member's passkeys (docs/api.md, Passkeys); `lastUsed` is null until its first use. */
+export type Passkey = PasskeyAnswer;
 
 /** The server's limit on a passkey's name (trimmed). */
 export const MAX_PASSKEY_NAME = 64;
@@ -27,7 +24,7 @@ export const passkeysKeys = {
 };
 
 export async function fetchPasskeys(): Promise<Passkey[]> {
-  const body = await pb.send<{ items?: Passkey[] }>('/api/gatehouse/passkeys', {});
+  const body = await pb.send<Partial<PasskeyListAnswer>>('/api/gatehouse/passkeys', {});
   return Array.isArray(body.items) ? body.items : [];
 }
 

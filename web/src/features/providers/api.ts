@@ -1,21 +1,14 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ConnectedProvider, ConnectedProvidersAnswer } from '../../../../contract/providers';
 import { pb } from '../../lib/pb';
 import { securityEventsKeys } from '../audit/api';
 
-/** A provider connected to the member (docs/api.md, GET /api/gatehouse/providers). */
-export interface ConnectedProvider {
-  name: string;
-  displayName: string;
-  created: string;
-  /** false: it is the member's only way to sign in, so the server refuses to disconnect it. */
-  canDisconnect: boolean;
-}
-
-export interface ConnectedProviders {
-  /** Whether the member has a password of their own (not an account made with a provider). */
-  passwordSet: boolean;
-  items: ConnectedProvider[];
-}
+// The answer's types are the server's schemas (contract/providers.ts), docs/api.md
+// GET /api/gatehouse/providers: the providers connected to the member (`canDisconnect` false for
+// their only way to sign in, which the server refuses to disconnect), and `passwordSet`, whether
+// they have a password of their own (not an account made with a provider).
+export type { ConnectedProvider };
+export type ConnectedProviders = ConnectedProvidersAnswer;
 
 export const providersKeys = {
   all: ['providers'] as const,

@@ -3,6 +3,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
 import { queryOptions } from '@tanstack/react-query';
+import type { ReauthMethod, ReauthStatusAnswer } from '../../../../contract/sessions';
 import { fieldCodeOf, messageOf, statusOf } from '../../lib/api-error';
 import { pb } from '../../lib/pb';
 
@@ -11,16 +12,15 @@ import { pb } from '../../lib/pb';
  * uses them opens by itself when the server asks (`lib/reauth.ts`); nothing else needs them.
  */
 
-/** A proof the member has: their password, a two-step code, a passkey. */
-export type ReauthMethod = 'password' | 'code' | 'response';
+// The answer's types are the server's schemas (contract/sessions.ts).
+// A proof the member has (`ReauthMethod`): their password, a two-step code, a passkey (`response`).
+export type { ReauthMethod };
 
-/** GET /api/gatehouse/reauth. */
-export interface ReauthStatus {
-  fresh: boolean;
-  /** The server's UTC date, or '' for a session that never proved anything. */
-  freshUntil: string;
-  methods: ReauthMethod[];
-}
+/**
+ * GET /api/gatehouse/reauth: `freshUntil` is the server's UTC date, or '' for a session that never
+ * proved anything.
+ */
+export type ReauthStatus = ReauthStatusAnswer;
 
 const METHODS: readonly ReauthMethod[] = ['password', 'code', 'response'];
 

@@ -1,17 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { DeviceSession, SessionsAnswer } from '../../../../contract/sessions';
 import { pb } from '../../lib/pb';
 import { securityEventsKeys } from '../audit/api';
 
-/** One signed-in device: a server-side session of the member (docs/api.md, Sessions). */
-export interface DeviceSession {
-  id: string;
-  created: string;
-  lastSeen: string;
-  ip: string;
-  userAgent: string;
-  /** The session of this browser. */
-  current: boolean;
-}
+// The answer's types are the server's schemas (contract/sessions.ts): one signed-in device, a
+// server-side session of the member, is a `DeviceSession` (docs/api.md, Sessions).
+export type { DeviceSession };
 
 /** Query keys: every member's sessions (what Log Out removes), and one member's. */
 export const sessionsKeys = {
@@ -20,7 +14,7 @@ export const sessionsKeys = {
 };
 
 export async function fetchSessions(): Promise<DeviceSession[]> {
-  const body = await pb.send<{ items?: DeviceSession[] }>('/api/gatehouse/sessions', {});
+  const body = await pb.send<Partial<SessionsAnswer>>('/api/gatehouse/sessions', {});
   return Array.isArray(body.items) ? body.items : [];
 }
 
