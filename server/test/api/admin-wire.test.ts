@@ -52,6 +52,8 @@ describe.each(DATABASES)('the operator console answers byte for byte on %s', (db
       'email',
       'emailVisibility',
       'verified',
+      'name',
+      'avatar',
       'isInitialUser',
       'inviteCode',
       'created',
