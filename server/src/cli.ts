@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { DATABASE_FILE, openDatabase } from './db/connect.js';
+import { FILES_DIR, FolderFiles } from './db/member-files.js';
 import { migrateToLatest } from './db/migrations/index.js';
 import { checkPgArchive, otherConnections, pgDump, pgRestore, PgToolError } from './db/pg-tools.js';
 import { bootstrapInviteLink, InitialUserExistsError } from './invites/service.js';
@@ -24,7 +25,8 @@ export async function initialInviteLink(config: Config): Promise<string> {
 
 /**
  * A consistent copy of the database while servers run: SQLite's online backup, or on PostgreSQL
- * `pg_dump -Fc` (one snapshot of the whole database; docs/decisions/0038).
+ * `pg_dump -Fc` (one snapshot of the whole database; docs/decisions/0038). On SQLite the members'
+ * files, which live beside the database, go into the copy too (packFiles).
  */
 export async function backupDatabase(
   config: Config,
@@ -67,6 +69,61 @@ export async function backupDatabase(
   } finally {
     sqlite.close();
   }
+  await packFiles(target, path.join(config.dataDir, FILES_DIR));
+}
+
+/** Whether a SQLite database has a table (older backups lack the newer ones). */
+function hasTable(sqlite: SQLite.Database, table: string): boolean {
+  return !!sqlite
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+    .get(table);
+}
+
+/**
+ * On SQLite the members' files live in DATA_DIR/files, not in the database; a backup carries them
+ * in its `member_files` table (empty in a running SQLite database; PostgreSQL keeps them there
+ * anyway), so one file holds everything and a restore puts them back (unpackFiles). Only the
+ * files the copied records name: thumbs are made again when asked for. A file its member replaced
+ * between the copy of the database and this step is gone, and missing from the backup.
+ */
+async function packFiles(target: string, dir: string): Promise<void> {
+  const backup = new SQLite(target, { fileMustExist: true });
+  try {
+    if (!hasTable(backup, 'member_files')) return;
+    const named = backup
+      .prepare<[], { id: string; avatar: string }>(
+        "SELECT id, avatar FROM users WHERE avatar <> ''",
+      )
+      .all();
+    const insert = backup.prepare(
+      "INSERT OR REPLACE INTO member_files (user_id, name, variant, data, created) VALUES (?, ?, '', ?, ?)",
+    );
+    const files = new FolderFiles(dir);
+    const now = new Date().toISOString().replace('T', ' ');
+    for (const { id, avatar } of named) {
+      const data = await files.get(id, avatar, '');
+      if (data) insert.run(id, avatar, data, now);
+    }
+  } finally {
+    backup.close();
+  }
+  restrictFile(target);
+}
+
+/**
+ * Writes the files a backup carries (packFiles) into the folder `dir` (0700, files 0600) and
+ * empties the restored database's `member_files`: on SQLite the folder is where they are read.
+ */
+async function unpackFiles(restored: SQLite.Database, dir: string): Promise<void> {
+  if (!hasTable(restored, 'member_files')) return;
+  const files = new FolderFiles(dir);
+  const rows = restored
+    .prepare<[], { user_id: string; name: string; variant: string; data: Buffer }>(
+      'SELECT user_id, name, variant, data FROM member_files',
+    )
+    .iterate();
+  for (const row of rows) await files.put(row.user_id, row.name, row.variant, row.data);
+  restored.prepare('DELETE FROM member_files').run();
 }
 
 /** Why a backup did not happen (printed as it is). */
@@ -92,7 +149,9 @@ export class RestoreError extends Error {
  *  2. checks the backup is a sound Gatehouse database (integrity_check, the users table);
  *  3. keeps the current database as `gatehouse.db.before-restore-<timestamp>`;
  *  4. copies the backup in (0600) and gives every user a new tokenKey, so every token issued
- *     before the restore is refused, including those ended between the backup and now.
+ *     before the restore is refused, including those ended between the backup and now;
+ *  5. puts the members' files the backup carries in DATA_DIR/files, keeping the folder there was
+ *     as `files.before-restore-<timestamp>`.
  * Returns the path the previous database was kept at (undefined when there was none).
  */
 export async function restoreDatabase(config: Config, source: string): Promise<string | undefined> {
@@ -100,6 +159,7 @@ export async function restoreDatabase(config: Config, source: string): Promise<s
   checkBackup(source);
   ensurePrivateDir(config.dataDir);
   const file = path.join(config.dataDir, DATABASE_FILE);
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   let keptAt: string | undefined;
   if (fs.existsSync(file)) {
     const current = new SQLite(file, { fileMustExist: true });
@@ -120,7 +180,7 @@ export async function restoreDatabase(config: Config, source: string): Promise<s
     } finally {
       current.close();
     }
-    keptAt = `${file}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    keptAt = `${file}.before-restore-${stamp}`;
     fs.renameSync(file, keptAt);
     restrictFile(keptAt);
   }
@@ -136,6 +196,9 @@ export async function restoreDatabase(config: Config, source: string): Promise<s
   } finally {
     backup.close();
   }
+  const filesDir = path.join(config.dataDir, FILES_DIR);
+  const incomingFiles = `${filesDir}.restoring`;
+  fs.rmSync(incomingFiles, { recursive: true, force: true });
   const restored = new SQLite(incoming);
   try {
     const users = restored.prepare<[], { id: string }>('SELECT id FROM users').all();
@@ -143,12 +206,16 @@ export async function restoreDatabase(config: Config, source: string): Promise<s
     restored.transaction(() => {
       for (const { id } of users) rotate.run(newSecret(), id);
     })();
+    await unpackFiles(restored, incomingFiles);
   } finally {
     restored.close();
   }
   for (const suffix of ['-wal', '-shm', '-journal']) fs.rmSync(incoming + suffix, { force: true });
   restrictFile(incoming);
   fs.renameSync(incoming, file);
+  // The files go with the database they belong to: the current ones are kept beside the old one.
+  if (fs.existsSync(filesDir)) fs.renameSync(filesDir, `${filesDir}.before-restore-${stamp}`);
+  if (fs.existsSync(incomingFiles)) fs.renameSync(incomingFiles, filesDir);
   return keptAt;
 }
 
@@ -229,10 +296,12 @@ Commands:
                    Fails once the initial user exists.
   backup <file> [--force]
                    Copy the database to <file>, safely while servers run (on PostgreSQL with
-                   pg_dump -Fc). Refuses to replace an existing <file> unless --force is given.
+                   pg_dump -Fc; on SQLite the members' files go into it too). Refuses to
+                   replace an existing <file> unless --force is given.
   restore <file>   Replace the database with the backup <file> (every server stopped; on
                    PostgreSQL with pg_restore). Keeps the current one in DATA_DIR as
-                   gatehouse.db.before-restore-<time> (PostgreSQL: gatehouse.before-restore-
+                   gatehouse.db.before-restore-<time>, and the files folder as
+                   files.before-restore-<time> (PostgreSQL: gatehouse.before-restore-
                    <time>.dump); ends every session.
 ${USERS_USAGE}`;
 
