@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { useRouteContext } from '@tanstack/react-router';
 import type PocketBase from 'pocketbase';
+import type { AuthAnswer } from '../../../contract/records';
 import { mfaIdOf } from './api-error';
 import { readStoredSession, storedUser, type UserRecord } from './session';
 
@@ -83,6 +84,9 @@ export interface Unverified {
   step: 'unverified';
   email: string;
 }
+
+/** A sign-in's answer (contract/records.ts): a token, and the member's own record. */
+type SignInAnswer = AuthAnswer & { record: UserRecord };
 
 /** The header with this device's new token after a password change (docs/api.md). */
 export const FRESH_TOKEN_HEADER = 'X-Gatehouse-Token';
@@ -248,17 +252,17 @@ export function createAuth(): Auth {
     },
     async completeSecondStep(mfaId, code) {
       const { pb } = await loadClient();
-      const { token, record } = await pb.send<{ token: string; record: UserRecord }>(
-        '/api/gatehouse/auth-with-totp',
-        { method: 'POST', body: { mfaId, code: code.trim() } },
-      );
+      const { token, record } = await pb.send<SignInAnswer>('/api/gatehouse/auth-with-totp', {
+        method: 'POST',
+        body: { mfaId, code: code.trim() },
+      });
       if (!record.verified) return { step: 'unverified', email: record.email };
       pb.authStore.save(token, record);
       return 'ok';
     },
     async signInWithPasskey(response) {
       const { pb } = await loadClient();
-      let answer: { token: string; record: UserRecord };
+      let answer: SignInAnswer;
       try {
         answer = await pb.send('/api/gatehouse/auth-with-passkey', {
           method: 'POST',

@@ -1,3 +1,5 @@
+import type { UserRecord as UserRecordAnswer } from '../../../contract/records';
+
 /**
  * Reads the session the SDK's LocalAuthStore persisted, without loading the SDK. Route guards use
  * it, so the first screen of a visitor does not have to download the client library. All writes
@@ -7,15 +9,11 @@
 /** The SDK's LocalAuthStore default key. */
 export const AUTH_STORAGE_KEY = 'pocketbase_auth';
 
-export interface UserRecord {
-  id: string;
-  collectionId: string;
-  collectionName: string;
-  email: string;
-  verified: boolean;
-  isInitialUser?: boolean;
-  created?: string;
-}
+/**
+ * The signed-in member's own record, as the server's answers carry it (contract/records.ts). Its
+ * `email` is there: the contract leaves it out only of other members' records whose owner hides it.
+ */
+export type UserRecord = UserRecordAnswer & { email: string };
 
 export interface StoredSession {
   token: string;

@@ -114,9 +114,14 @@ export function makeUser(overrides: Partial<UserRecord> = {}): UserRecord {
     collectionId: '_pb_users_auth_',
     collectionName: 'users',
     email: 'alice@example.com',
+    emailVisibility: false,
     verified: true,
+    name: '',
+    avatar: '',
     isInitialUser: false,
+    inviteCode: 'K7M2-QX9R-T4WD-8HNP-B3VZ',
     created: '2026-08-14 07:16:55.123Z',
+    updated: '2026-08-14 07:16:55.123Z',
     ...overrides,
   };
 }
