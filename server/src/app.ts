@@ -128,7 +128,8 @@ export function buildApp(
 
   // Any body is read as text here: an empty one is no body whatever its type (the SDK sends a JSON
   // content type even on DELETE); any other must be JSON (415 otherwise: docs/decisions/0017), and
-  // bad JSON gets the contract's message.
+  // bad JSON gets the contract's message. One exception, in its own plugin: the record update also
+  // reads multipart/form-data, for an avatar (accounts/routes.ts, http/multipart.ts; 0050).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     const text = String(body);
