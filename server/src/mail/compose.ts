@@ -10,20 +10,20 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 // #3f3f46 on white 10:1, footer #52525b on #f4f4f5 7:1, the button's white on #1d4ed8 6.7:1.
 const FONT = "system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 
+/** What a mail asks the reader to do: open a link (a button), or type a code it shows. */
+export type CallToAction = { action: string; link: string } | { code: string };
+
 /**
  * A mail with one call to action, the same in both parts: the APP_NAME wordmark, a greeting, the
  * intro, a button-style link (44 px tall) with the full link below it as text that wraps (a
  * 250-character link must not widen a phone's view), the outro. Inline styles only, a 560 px
- * column, readable at 360 px; the plain-text part has the link on a line of its own.
+ * column, readable at 360 px; the plain-text part has the link on a line of its own. A mail with a
+ * code instead (a sign-in code) shows it large, spaced and in a fixed-width font, and on a line of
+ * its own in the plain-text part, where it is easy to read out and copy.
  */
-export function composeMail(opts: {
-  appName: string;
-  subject: string;
-  intro: string;
-  action: string;
-  link: string;
-  outro: string;
-}): MailContent {
+export function composeMail(
+  opts: { appName: string; subject: string; intro: string; outro: string } & CallToAction,
+): MailContent {
   const text = [
     opts.appName,
     '',
@@ -31,14 +31,13 @@ export function composeMail(opts: {
     '',
     opts.intro,
     '',
-    opts.link,
+    'code' in opts ? opts.code : opts.link,
     '',
     opts.outro,
     '',
     `— ${opts.appName}`,
     '',
   ].join('\n');
-  const link = escapeHtml(opts.link);
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -54,8 +53,7 @@ export function composeMail(opts: {
 <div style="background:#ffffff;border:1px solid #e4e4e7;border-radius:8px;padding:24px 20px;overflow-wrap:anywhere;word-break:break-word">
 <p style="margin:0 0 16px">Hello,</p>
 <p style="margin:0 0 24px">${escapeHtml(opts.intro)}</p>
-<p style="margin:0 0 24px"><a href="${link}" style="display:inline-block;box-sizing:border-box;min-height:44px;padding:12px 20px;line-height:20px;background:#1d4ed8;color:#ffffff;border-radius:6px;font-weight:600;text-decoration:none">${escapeHtml(opts.action)}</a></p>
-<p style="margin:0 0 24px;font-size:14px;color:#3f3f46">If the button does not work, open this link:<br><a href="${link}" style="color:#1d4ed8;word-break:break-all;overflow-wrap:anywhere">${link}</a></p>
+${callToAction(opts)}
 <p style="margin:0">${escapeHtml(opts.outro)}</p>
 </div>
 <p style="margin:16px 0 0;font-size:13px;color:#52525b;text-align:center">${escapeHtml(opts.appName)}</p>
@@ -64,4 +62,16 @@ export function composeMail(opts: {
 </html>
 `;
   return { subject: opts.subject, text, html };
+}
+
+const MONO = "ui-monospace,SFMono-Regular,Menlo,Consolas,'Liberation Mono',monospace";
+
+/** The HTML of the call to action: the button and its link as text, or the code. */
+function callToAction(opts: CallToAction): string {
+  if ('code' in opts) {
+    return `<p style="margin:0 0 24px;font-family:${MONO};font-size:32px;font-weight:700;letter-spacing:0.2em;color:#18181b">${escapeHtml(opts.code)}</p>`;
+  }
+  const link = escapeHtml(opts.link);
+  return `<p style="margin:0 0 24px"><a href="${link}" style="display:inline-block;box-sizing:border-box;min-height:44px;padding:12px 20px;line-height:20px;background:#1d4ed8;color:#ffffff;border-radius:6px;font-weight:600;text-decoration:none">${escapeHtml(opts.action)}</a></p>
+<p style="margin:0 0 24px;font-size:14px;color:#3f3f46">If the button does not work, open this link:<br><a href="${link}" style="color:#1d4ed8;word-break:break-all;overflow-wrap:anywhere">${link}</a></p>`;
 }
