@@ -35,7 +35,10 @@ const Method = Type.Object({
   duration: Type.Integer({ description: 'seconds' }),
 });
 
-/** PocketBase's auth-methods: the password by email, the providers, the second step, no OTP. */
+/**
+ * PocketBase's auth-methods: the password by email, the providers, the second step, and the code
+ * by email (OTP).
+ */
 export const AuthMethodsAnswer = Type.Object({
   password: Type.Object({ enabled: Type.Boolean(), identityFields: Type.Array(Type.String()) }),
   oauth2: Type.Object({ enabled: Type.Boolean(), providers: Type.Array(AuthMethodProvider) }),

@@ -1,3 +1,4 @@
+import { deleteExpiredSignInCodes } from './accounts/sign-in-code.js';
 import { deleteOldEvents } from './audit/queries.js';
 import type { AppContext } from './core/context.js';
 import { deleteExpiredMfa } from './core/second-step.js';
@@ -22,6 +23,7 @@ export function startHousekeeping(ctx: AppContext): () => Promise<void> {
         const sessions = await deleteExpiredSessions(ctx.db);
         await deleteExpiredMfa(ctx.db);
         await deleteExpiredChallenges(ctx.db);
+        await deleteExpiredSignInCodes(ctx.db);
         await deleteOldMailLog(ctx.db);
         if (events || sessions)
           ctx.log.info({ events, sessions }, 'housekeeping: old rows deleted');

@@ -26,6 +26,20 @@ export function passwordResetMail(appName: string, appUrl: string, token: string
   });
 }
 
+/**
+ * A sign-in code (PocketBase's OTP mail, in the app's template): the code, shown on its own, and
+ * how long it works. No link: the code is typed where it was asked for.
+ */
+export function signInCodeMail(appName: string, code: string, minutes: number): MailContent {
+  return composeMail({
+    appName,
+    subject: `Your ${appName} sign-in code`,
+    intro: `Someone asked to sign in to your ${appName} account with a code sent to this address. Your code is:`,
+    code,
+    outro: `The code works once and expires in ${minutes} minutes. Never give it to anyone: ${appName} will never ask you for it. If you didn't ask for a code, you can ignore this email.`,
+  });
+}
+
 export function emailChangeMail(
   appName: string,
   appUrl: string,
@@ -116,5 +130,19 @@ export function passwordChangedNotice(appName: string, ended: 'all' | 'all-ways-
     subject: `Your ${appName} password was changed`,
     what: `The password of your ${appName} account was changed.`,
     outro,
+  };
+}
+
+/**
+ * What the notice says when a sign-in code confirmed an account's address: as a verifying password
+ * reset, every way in set before the address was confirmed is gone, the password included.
+ */
+export function confirmedByCodeNotice(appName: string) {
+  return {
+    kind: 'emailConfirmedByCode',
+    subject: `Your ${appName} email was confirmed with a sign-in code`,
+    what: `A sign-in code sent to this address confirmed the email of your ${appName} account.`,
+    outro:
+      'Every session of your account ended, and the password, passkeys, connected accounts and two-step sign-in set before the address was confirmed were removed: sign in with a code sent to this address, or choose a new password (Forgot password on the sign-in screen). Add the others again in Settings if they were yours.',
   };
 }

@@ -123,7 +123,7 @@ const pending = new WeakMap<AppContext, Set<Promise<void>>>();
  * the event loop; `work` starts in the next), logging its failure. Tracked so that shutdown can
  * wait for it (settleAccountMail).
  */
-function afterAnswer(ctx: AppContext, work: () => Promise<void>): void {
+export function afterAnswer(ctx: AppContext, work: () => Promise<void>): void {
   let tasks = pending.get(ctx);
   if (!tasks) pending.set(ctx, (tasks = new Set()));
   const task: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as C from '../../../contract/accounts.js';
+import * as OTP from '../../../contract/otp.js';
 import type { AppContext } from '../core/context.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
 import { sessionToken, touchSession } from '../core/sessions.js';
@@ -16,6 +17,7 @@ import { updateOwnRecord } from './change-password.js';
 import { deleteAccount } from './delete-account.js';
 import { confirmPasswordReset } from './password-reset.js';
 import { requestAccountMail, settleAccountMail } from './request-mail.js';
+import { requestSignInCode, signInWithCode } from './sign-in-code.js';
 import { signInWithPassword } from './sign-in.js';
 import { signUp } from './sign-up.js';
 import { exportData } from './export.js';
@@ -52,6 +54,24 @@ export function accountRoutes(ctx: AppContext) {
           token: await signIn(ctx, user, client(request), 'password'),
           record: userRecord(user, { withEmail: true }),
         });
+      },
+    );
+
+    // Sign-in with a code by email (PocketBase's OTP): the code is mailed after the answer, which
+    // is the same for every address; a right code is a first factor for the sign-in gate.
+    api.post('/api/collections/users/request-otp', { schema: OTP.requestOtp }, async (request) =>
+      requestSignInCode(ctx, request.body.email, client(request)),
+    );
+
+    api.post(
+      '/api/collections/users/auth-with-otp',
+      { schema: OTP.authWithOtp },
+      async (request) => {
+        const user = await signInWithCode(ctx, request.body, client(request));
+        return {
+          token: await signIn(ctx, user, client(request), 'otp'),
+          record: userRecord(user, { withEmail: true }),
+        };
       },
     );
 

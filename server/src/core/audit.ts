@@ -18,6 +18,8 @@ export type SecurityEventType =
   | 'verification_requested'
   | 'email_verified'
   | 'password_reset_requested'
+  // A sign-in code was sent by email (`detail.otpId` names it; the code itself never appears).
+  | 'otp_requested'
   | 'password_reset'
   | 'password_changed'
   | 'email_change_requested'

@@ -7,21 +7,23 @@ import { startSession } from './sessions.js';
 
 /**
  * The ways in, by what they prove:
- * - a first factor (a password; a provider vouching for the member; later a code by email) is
- *   followed by the second step when the member has two-step sign-in on;
+ * - a first factor (a password; a provider vouching for the member; a code sent by email, which
+ *   proves the mailbox and nothing more) is followed by the second step when the member has
+ *   two-step sign-in on;
  * - a second step (an authenticator code, a recovery code) completes a first factor;
  * - a passkey is possession plus user verification: complete on its own.
  */
-export type WayIn = 'password' | 'oauth2' | 'totp' | 'recovery_code' | 'passkey';
+export type WayIn = 'password' | 'oauth2' | 'otp' | 'totp' | 'recovery_code' | 'passkey';
 
-const FIRST_FACTORS: ReadonlySet<WayIn> = new Set(['password', 'oauth2']);
+const FIRST_FACTORS: ReadonlySet<WayIn> = new Set(['password', 'oauth2', 'otp']);
 
 /**
  * Ways in that an account nobody has shown to own its address cannot use. A passkey can only be
  * added once the email is verified (a spare invite must not pre-claim someone's address), so one
  * on an unverified account predates that rule: it is refused. A password or a provider still
  * gives the unverified member a session, as PocketBase does; the web app ends it and shows the
- * "Email Not Verified" notice.
+ * "Email Not Verified" notice. A code by email proves the address: it verifies the account before
+ * it comes here (accounts/sign-in-code.ts).
  */
 const NEED_VERIFIED: ReadonlySet<WayIn> = new Set(['passkey']);
 

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import * as C from '../../../contract/providers.js';
+import { SIGN_IN_CODE_LIFETIME_MS } from '../accounts/service.js';
 import type { AppContext } from '../core/context.js';
 import { MFA_LIFETIME_MS } from '../core/second-step.js';
 import { confirmSession } from '../core/reauth.js';
@@ -39,7 +40,7 @@ export function providerRoutes(ctx: AppContext) {
         password: { enabled: true, identityFields: ['email'] },
         oauth2: { enabled: clients.providers.length > 0, providers },
         mfa: { enabled: true, duration: MFA_LIFETIME_MS / 1000 },
-        otp: { enabled: false, duration: 0 },
+        otp: { enabled: true, duration: SIGN_IN_CODE_LIFETIME_MS / 1000 },
       };
     });
 

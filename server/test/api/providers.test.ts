@@ -83,7 +83,7 @@ describe.each(DATABASES)('sign-in with a provider on %s', (db) => {
     const res = await t.get(AUTH_METHODS);
     expect(res.status, res.text).toBe(200);
     expect(res.body.password).toEqual({ enabled: true, identityFields: ['email'] });
-    expect(res.body.otp).toEqual({ enabled: false, duration: 0 });
+    expect(res.body.otp).toEqual({ enabled: true, duration: 180 });
     expect(res.body.mfa).toEqual({ enabled: true, duration: 600 });
     expect(res.body.oauth2.enabled).toBe(true);
     expect(res.body.oauth2.providers).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PATHS } from '../support/contract.js';
+import { PATHS, subjects } from '../support/contract.js';
 import { withDatabase } from '../support/db.js';
 import type { ApiResponse } from '../support/http.js';
 import { TestOidcProvider } from '../support/oidc.js';
@@ -13,17 +13,25 @@ import { SoftAuthenticator } from '../support/webauthn.js';
  * Every way in meets the same gate (core/sign-in.ts): each way × {disabled, unverified, two-step
  * on}. A disabled account gets no session by any way; a passkey on an unverified account (added
  * before passkeys needed a verified address) is refused; a first factor leads to the second step
- * when two-step sign-in is on, while a passkey and the second step itself complete the sign-in.
+ * when two-step sign-in is on, while a passkey and the second step itself complete the sign-in. A
+ * code by email verifies an unverified account, which ends the sessions it had.
  */
 
 const REDIRECT_URL = `${APP_URL}/api/oauth2-redirect`;
 const DISABLED = 'This account has been disabled.';
 
-type Way = 'password' | 'authenticator code' | 'recovery code' | 'passkey' | 'provider';
+type Way =
+  'password' | 'authenticator code' | 'recovery code' | 'passkey' | 'provider' | 'email code';
 type State = 'disabled' | 'unverified' | 'two-step on';
 
-/** What each way in × state answers: a session (200), the second step (401) or a refusal. */
-const EXPECTED: Record<Way, Record<State, { status: number; message?: string }>> = {
+/**
+ * What each way in × state answers: a session (200), the second step (401) or a refusal.
+ * `endsOthers`: the sign-in also ends the sessions the member had (it verified the account).
+ */
+const EXPECTED: Record<
+  Way,
+  Record<State, { status: number; message?: string; endsOthers?: boolean }>
+> = {
   password: {
     disabled: { status: 403, message: DISABLED },
     unverified: { status: 200 },
@@ -47,6 +55,11 @@ const EXPECTED: Record<Way, Record<State, { status: number; message?: string }>>
   provider: {
     disabled: { status: 403, message: DISABLED },
     unverified: { status: 200 },
+    'two-step on': { status: 401 },
+  },
+  'email code': {
+    disabled: { status: 403, message: DISABLED },
+    unverified: { status: 200, endsOthers: true },
     'two-step on': { status: 401 },
   },
 };
@@ -81,6 +94,16 @@ describe.each(DATABASES)('the sign-in gate on %s', (db) => {
     });
   }
 
+  /** Asks for a sign-in code by email: the otpId, and the code from the mail. */
+  async function emailCode(email: string) {
+    const res = await t.post(PATHS.requestOtp, { email });
+    expect(res.status, res.text).toBe(200);
+    const mail = await t.mail.waitForMailTo(email, subjects().signInCode);
+    const code = /^(\d{8})\r?$/m.exec(mail.text)?.[1];
+    expect(code, mail.text).toBeDefined();
+    return { otpId: res.body.otpId as string, code: code! };
+  }
+
   /** A member who can use `way`, and the attempt that uses it (run after the state is set). */
   async function memberWith(way: Way) {
     if (way === 'password') {
@@ -100,6 +123,17 @@ describe.each(DATABASES)('the sign-in gate on %s', (db) => {
             mfaId,
             code: way === 'recovery code' ? m.recoveryCodes[0] : totpCode(m.secret, 1),
           }),
+      };
+    }
+    if (way === 'email code') {
+      const u = await t.verifiedUser();
+      let sent = { otpId: '', code: '' };
+      return {
+        id: u.id,
+        token: u.token,
+        // The code is asked for before the state changes (a disabled account is sent none).
+        before: async () => void (sent = await emailCode(u.email)),
+        attempt: () => t.post(PATHS.authWithOtp, { otpId: sent.otpId, password: sent.code }),
       };
     }
     if (way === 'passkey') {
@@ -176,7 +210,11 @@ describe.each(DATABASES)('the sign-in gate on %s', (db) => {
         if (expected.message) expect(res.body.message).toBe(expected.message);
         if (expected.status === 401) expect(res.body.mfaId).toEqual(expect.any(String));
         const after = await sessionsOf(member.id);
-        expect(after - before).toBe(expected.status === 200 ? 1 : 0);
+        if (expected.endsOthers) {
+          // Only the new session is left: the member's token from before has ended.
+          expect(after).toBe(1);
+          expect((await t.post(PATHS.refresh, {}, member.token)).status).toBe(401);
+        } else expect(after - before).toBe(expected.status === 200 ? 1 : 0);
         if (expected.status === 200) expect(res.body.token).toEqual(expect.any(String));
       });
     }

@@ -32,6 +32,8 @@ export const PATHS = {
   passkeyOptions: '/api/gatehouse/passkeys/options',
   passkeyLoginOptions: '/api/gatehouse/passkey-login/options',
   authWithPasskey: '/api/gatehouse/auth-with-passkey',
+  requestOtp: `${USERS}/request-otp`,
+  authWithOtp: `${USERS}/auth-with-otp`,
 } as const;
 
 export const MSG = {
@@ -55,6 +57,8 @@ export const MSG = {
   twoStepOn: 'Two-step sign-in is already on.',
   twoStepOff: 'Two-step sign-in is not on.',
   notSetUp: 'Set up the authenticator app first.',
+  otpInvalid: 'Invalid or expired OTP.',
+  otpAttemptsSpent: 'Too many attempts, please try again later with a new OTP.',
 } as const;
 
 export const FIELD: Record<string, { message: string; params?: Record<string, number> }> = {
@@ -139,4 +143,6 @@ export const subjects = (appName = 'Gatehouse') => ({
   twoStepOff: `Two-step sign-in was turned off for your ${appName} account`,
   recoveryCodes: `New recovery codes for your ${appName} account`,
   passkeyAdded: `A passkey was added to your ${appName} account`,
+  signInCode: `Your ${appName} sign-in code`,
+  confirmedByCode: `Your ${appName} email was confirmed with a sign-in code`,
 });

@@ -12,6 +12,7 @@ const PLAIN: Record<string, string> = {
   verification_requested: 'Verification email requested',
   email_verified: 'Email verified',
   password_reset_requested: 'Password reset requested',
+  otp_requested: 'Sign-in code requested by email',
   password_reset: 'Password reset by email',
   password_changed: 'Password changed',
   email_change_requested: 'Email change requested',
