@@ -30,6 +30,8 @@ function member(n: number): MemberAnswer {
     email: `member${n}@example.com`,
     emailVisibility: false,
     verified: true,
+    name: '',
+    avatar: '',
     isInitialUser: false,
     inviteCode: 'ABCD-EFGH-JKLM-NPQR-STVW',
     created: '2026-11-20 10:00:00.000Z',
