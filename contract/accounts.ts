@@ -10,6 +10,7 @@ import {
   SIGNED_IN,
   Text,
   Type,
+  type Static,
 } from './schema.js';
 
 /** The users collection's PocketBase-shaped endpoints (server/src/accounts/routes.ts). */
@@ -47,10 +48,41 @@ export const signUp = {
   response: { 200: UserRecord, ...errors },
 } satisfies RouteSchema;
 
+/** A query-string value: always text (the route reads numbers and flags from it, with its 400s). */
+const QueryText = (description: string) => Type.Optional(Type.String({ description }));
+
+/** PocketBase's list of records; `fields` may leave any key out, hence every one optional. */
+export const RecordListAnswer = Type.Object({
+  page: Type.Integer(),
+  perPage: Type.Integer(),
+  totalItems: Type.Integer({
+    description: '-1 with skipTotal, or when a filter matches more than 10,000',
+  }),
+  totalPages: Type.Integer({ description: '-1 when totalItems is' }),
+  items: Type.Array(Type.Partial(UserRecord), {
+    description: 'members as their own record shows them (with the email); `fields` picks keys',
+  }),
+});
+export type RecordListAnswer = Static<typeof RecordListAnswer>;
+
 export const listRecords = {
-  summary: 'List members: not open to members (PocketBase superusers only)',
+  summary:
+    "List members with PocketBase's filter and sort (operators only: PocketBase's superusers)",
+  description:
+    'Members and guests get 403 `Only superusers can perform this action.`, as from PocketBase. ' +
+    'The filter grammar, the fields it may name and its errors are in docs/api.md; a filter or sort ' +
+    "that cannot be read is a 400 with PocketBase's message and a `filter` or `sort` field error.",
   tags,
-  response: { 403: ErrorEnvelope },
+  security: SIGNED_IN,
+  querystring: Type.Object({
+    page: QueryText('from 1'),
+    perPage: QueryText('default 30, at most 1000'),
+    sort: QueryText('fields separated by commas, `-` first for descending: `-created,email`'),
+    filter: QueryText('PocketBase\'s filter: `verified = true && created > "2026-01-01"`'),
+    skipTotal: QueryText('`true` or `1`: totalItems and totalPages are -1'),
+    fields: QueryText('the record keys to answer, comma-separated (`*` for all)'),
+  }),
+  response: { 200: RecordListAnswer, 400: ErrorEnvelope, 403: ErrorEnvelope },
 } satisfies RouteSchema;
 
 export const viewRecord = {

@@ -88,7 +88,7 @@ export function memberJson(user: MemberRow) {
  * SQLite: a search whose trigram lookup finds at most this many emails reads just those rows;
  * one that finds more matches so many members that walking the list's index finds a page soon.
  */
-const SEARCH_CANDIDATES = 2000;
+export const SEARCH_CANDIDATES = 2000;
 
 /**
  * A search counts its matches up to this many; beyond it the total is not given (-1, as with

@@ -1,13 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as C from '../../../contract/admin.js';
+import { listRecords } from '../../../contract/accounts.js';
 import { allEvents } from '../audit/queries.js';
 import type { AppContext } from '../core/context.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
 import { isOperator } from '../core/users.js';
 import type { User } from '../db/schema.js';
 import { assertFresh } from '../core/reauth.js';
-import { requireAuth, requireUser } from '../http/auth.js';
+import { authUser, requireAuth, requireUser } from '../http/auth.js';
 import { clientOf } from '../http/client.js';
 import { listAnswer, listQuery } from '../http/list.js';
 import { composeMail } from '../mail/compose.js';
@@ -25,6 +26,7 @@ import {
   setOperator,
 } from './actions.js';
 import { listMembers, memberDetail, memberFilter, memberJson } from './members.js';
+import { listUserRecords } from './record-list.js';
 import { inviteTree, readTreeQuery } from './tree.js';
 
 /** The signed-in operator: guests get 401, members who are not operators 403. */
@@ -190,6 +192,16 @@ export function adminRoutes(ctx: AppContext) {
       await recordOperatorAction(ctx, 'admin_test_mail', op.id, op.id, clientOf(request));
       ctx.mailQueued();
       return reply.code(204).send(null);
+    });
+
+    // PocketBase's records list of the users collection: for superusers only, so here for
+    // operators; guests and other members get PocketBase's 403 (its list rule is null).
+    api.get('/api/collections/users/records', { schema: listRecords }, async (request) => {
+      const user = await authUser(ctx, request);
+      if (!user || !isOperator(user)) {
+        throw new ForbiddenError('Only superusers can perform this action.');
+      }
+      return listUserRecords(ctx, request.query);
     });
 
     api.get('/api/admin/security-events', { schema: C.securityEvents }, async (request) => {
