@@ -66,23 +66,38 @@ export async function multipartForms(app: FastifyInstance, limits: MultipartLimi
 
     const body: Record<string, unknown> = {};
     const files: Record<string, UploadedFile> = {};
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        const data = await part.toBuffer();
-        files[part.fieldname] = {
-          filename: part.filename,
-          data,
-          truncated: part.file.truncated,
-        };
-        continue;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          const data = await part.toBuffer();
+          files[part.fieldname] = {
+            filename: part.filename,
+            data,
+            truncated: part.file.truncated,
+          };
+          continue;
+        }
+        if (part.valueTruncated || part.fieldnameTruncated) throw new HttpError(413);
+        if (part.fieldname === JSON_PAYLOAD) mergeJson(body, part.value);
+        else addField(body, part.fieldname, formValue(request, part.fieldname, part.value));
       }
-      if (part.valueTruncated || part.fieldnameTruncated) throw new HttpError(413);
-      if (part.fieldname === JSON_PAYLOAD) mergeJson(body, part.value);
-      else addField(body, part.fieldname, formValue(request, part.fieldname, part.value));
+    } catch (error) {
+      throw unreadable(error);
     }
     request.body = body;
     uploads.set(request, files);
   });
+}
+
+/**
+ * A form that cannot be read is the client's: the limits' own 413s and refusals keep their
+ * status; anything the parser throws without one (no boundary, a form cut short) is PocketBase's
+ * loading error, 400.
+ */
+function unreadable(error: unknown): unknown {
+  if (error instanceof HttpError) return error;
+  if (typeof (error as { statusCode?: unknown } | null)?.statusCode === 'number') return error;
+  return new HttpError(400, LOADING_FAILED);
 }
 
 /** Fields named like Object.prototype's own would change the body's prototype, not a field. */

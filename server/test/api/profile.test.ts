@@ -358,6 +358,22 @@ describe.each(DATABASES)('name and avatar on %s', (db) => {
     });
     expect(tooBig.status).toBe(413);
     expect(tooBig.body).toEqual({ data: {}, message: MSG[413], status: 413 });
+    // A form that cannot be read (no boundary in it, or cut short): PocketBase's loading error.
+    for (const [type, text] of [
+      ['multipart/form-data; boundary=zzz', '{"name":"JSON, not a form"}'],
+      ['multipart/form-data', '--zzz\r\n'],
+      [
+        `multipart/form-data; boundary=${boundary}`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nAda`,
+      ],
+    ]) {
+      const res = await t.request('PATCH', PATHS.record(inviter.id), {
+        headers: { 'Content-Type': type!, Authorization: inviter.token },
+        raw: text!,
+      });
+      expect(res.status, `${type} ${res.text}`).toBe(400);
+      expect(res.body).toEqual({ data: {}, message: MSG.load, status: 400 });
+    }
 
     // A text value that is not the current file, or an object where a file name belongs.
     const named = await sdkError(
