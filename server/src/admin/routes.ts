@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as C from '../../../contract/admin.js';
 import { listRecords } from '../../../contract/accounts.js';
+import * as Collections from '../../../contract/collections.js';
 import { allEvents } from '../audit/queries.js';
 import type { AppContext } from '../core/context.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
@@ -25,6 +26,7 @@ import {
   revokeCode,
   setOperator,
 } from './actions.js';
+import { listCollections, refuseCollectionChange, viewCollection } from './collections.js';
 import { listMembers, memberDetail, memberFilter, memberJson } from './members.js';
 import { listUserRecords } from './record-list.js';
 import { inviteTree, readTreeQuery } from './tree.js';
@@ -33,6 +35,19 @@ import { inviteTree, readTreeQuery } from './tree.js';
 async function requireOperator(ctx: AppContext, request: FastifyRequest): Promise<User> {
   const user = await requireUser(ctx, request);
   if (!isOperator(user)) throw new ForbiddenError();
+  return user;
+}
+
+/**
+ * An operator for PocketBase's superuser routes, with PocketBase's answers to anyone else: a
+ * guest 401, a member who is not an operator 403 `The authorized record is not allowed to perform
+ * this action.`
+ */
+async function requireSuperuser(ctx: AppContext, request: FastifyRequest): Promise<User> {
+  const user = await requireUser(ctx, request);
+  if (!isOperator(user)) {
+    throw new ForbiddenError('The authorized record is not allowed to perform this action.');
+  }
   return user;
 }
 
@@ -203,6 +218,40 @@ export function adminRoutes(ctx: AppContext) {
       }
       return listUserRecords(ctx, request.query);
     });
+
+    // PocketBase's collections API, read-only (admin/collections.ts).
+    api.get('/api/collections', { schema: Collections.listCollections }, async (request) => {
+      await requireSuperuser(ctx, request);
+      return listCollections(ctx, request.query);
+    });
+
+    api.get(
+      '/api/collections/:idOrName',
+      { schema: Collections.viewCollection },
+      async (request) => {
+        await requireSuperuser(ctx, request);
+        return viewCollection(ctx, request.params.idOrName);
+      },
+    );
+
+    for (const [method, url, schema] of [
+      ['POST', '/api/collections', Collections.createCollection],
+      ['PUT', '/api/collections/import', Collections.importCollections],
+      ['PATCH', '/api/collections/:idOrName', Collections.updateCollection],
+      ['DELETE', '/api/collections/:idOrName', Collections.deleteCollection],
+      ['DELETE', '/api/collections/:idOrName/truncate', Collections.truncateCollection],
+    ] as const) {
+      api.route({
+        method,
+        url,
+        schema,
+        handler: async (request) => {
+          await requireSuperuser(ctx, request);
+          const params = request.params as { idOrName?: string };
+          return refuseCollectionChange(params.idOrName);
+        },
+      });
+    }
 
     api.get('/api/admin/security-events', { schema: C.securityEvents }, async (request) => {
       await requireOperator(ctx, request);
