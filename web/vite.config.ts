@@ -26,7 +26,6 @@ const FIRST_SCREEN_SHARED = [
   'features/accounts/resend-wait.ts',
   'features/accounts/validation.ts',
   'features/providers/continue-with-providers-section.tsx',
-  'features/providers/provider-errors.ts',
 ];
 
 /**

@@ -21,7 +21,7 @@ const tones: Record<Tone, string> = {
  * The screens show an action's failure here (`tone="error"`), and one of them is not an error: an
  * action the member chose not to confirm ("Confirm it's you") ends with the quiet
  * `NOT_CONFIRMED_MESSAGE` of `lib/api-error.ts` (what `messageOf` and `useFormSubmit` give for it).
- * That note goes to a polite status region beside the alert, in the neutral tone.
+ * An error region therefore has a polite one beside it, where that note goes in the neutral tone.
  */
 export function LiveMessage({
   tone = 'error',
@@ -33,49 +33,27 @@ export function LiveMessage({
   /** Spacing for the message box; the empty region itself takes no room, nor a gap. */
   alertClassName?: string;
 }) {
-  if (tone !== 'error') {
-    return (
-      <Region role="status" tone={tone} className={alertClassName}>
-        {children}
-      </Region>
-    );
-  }
-  const note = children === NOT_CONFIRMED_MESSAGE;
+  const error = tone === 'error';
+  const note = error && children === NOT_CONFIRMED_MESSAGE;
+  const hasContent =
+    !note && children !== null && children !== undefined && children !== false && children !== '';
   return (
     <>
-      <Region role="alert" tone="error" className={alertClassName}>
-        {note ? null : children}
-      </Region>
-      <Region role="status" tone="neutral" className={alertClassName}>
-        {note ? children : null}
-      </Region>
-    </>
-  );
-}
-
-function Region({
-  role,
-  tone,
-  children,
-  className,
-}: {
-  role: 'alert' | 'status';
-  tone: Tone;
-  children?: ReactNode;
-  className?: string;
-}) {
-  const hasContent =
-    children !== null && children !== undefined && children !== false && children !== '';
-  return (
-    // Empty, it is taken out of the flow (not hidden: it must stay in the accessibility tree), so
-    // it adds no gap to the flex column it stands in.
-    <div role={role} className={hasContent ? undefined : 'absolute'}>
-      {hasContent ? (
-        <Alert tone={tone} className={className}>
-          {children}
-        </Alert>
+      {/* Empty, it is taken out of the flow (not hidden: it must stay in the accessibility tree),
+          so it adds no gap to the flex column it stands in. */}
+      <div role={error ? 'alert' : 'status'} className={hasContent ? undefined : 'absolute'}>
+        {hasContent ? (
+          <Alert tone={tone} className={alertClassName}>
+            {children}
+          </Alert>
+        ) : null}
+      </div>
+      {error ? (
+        <LiveMessage tone="neutral" alertClassName={alertClassName}>
+          {note ? children : null}
+        </LiveMessage>
       ) : null}
-    </div>
+    </>
   );
 }
 

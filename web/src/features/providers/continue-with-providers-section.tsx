@@ -3,7 +3,14 @@ import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { signInProviders } from '../../lib/app-config';
 import { useAuth, type SignInResult } from '../../lib/auth';
-import { providerErrorMessage } from './provider-errors';
+
+/**
+ * The words for a failed sign-in with a provider: not part of the first screen's download (a
+ * visitor rarely needs them), they load once a member picks a provider. Null when they could not.
+ */
+function failureWords() {
+  return import('./provider-errors').catch(() => null);
+}
 
 /**
  * **Continue with {Provider}** under the login and sign-up forms, one button per configured
@@ -39,13 +46,20 @@ export function ContinueWithProvidersSection(props: {
       return;
     }
     setBusy(name);
+    // Its words for a failure, fetched while the provider's window is open.
+    const failure = failureWords();
     try {
       const result = await auth.signInWithProvider(name, inviteCode ? { inviteCode } : undefined);
       setBusy(null);
       props.onResult(result);
     } catch (err) {
+      const words = await failure;
       setBusy(null);
-      setError(providerErrorMessage(err, displayName));
+      setError(
+        words
+          ? words.providerErrorMessage(err, displayName)
+          : `Signing in with ${displayName} did not finish. Please try again.`,
+      );
     }
   }
 
