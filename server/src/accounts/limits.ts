@@ -34,4 +34,6 @@ export const ACCOUNT_LIMITS = {
   requestMail: { name: 'request-mail', max: 5, windowMs: 60_000 },
   confirm: { name: 'confirm', max: 10, windowMs: 60_000 },
   emailChange: { name: 'email-change-member', max: 5, windowMs: 60 * 60_000, per: 'account' },
+  /** Each avatar is decoded and encoded again (accounts/profile.ts): CPU, bounded per member. */
+  avatarUpload: { name: 'avatar-upload', max: 30, windowMs: 60 * 60_000, per: 'account' },
 } satisfies Record<string, Limit>;

@@ -495,3 +495,30 @@ describe.each(DATABASES)('name and avatar on %s', (db) => {
     expect(mode(path.join(base, 'users', member.id, record.avatar))).toBe('600');
   });
 });
+
+describe('avatar uploads are limited per member', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ db: 'sqlite', env: { RATE_LIMITS: 'on' } });
+  });
+  afterAll(() => t?.close());
+
+  it('30 uploads an hour; the 31st is 429 and changes nothing; other changes still go through', async () => {
+    const member = await t.verifiedUser();
+    const pb = sdkClient(t.url, member.token, member.record);
+    const png = await image('png', 8, 8);
+    let last = '';
+    for (let i = 0; i < 30; i++) {
+      last = (await pb.collection('users').update(member.id, { avatar: file(png, `a${i}.png`) }))
+        .avatar;
+    }
+    const refused = await sdkError(
+      pb.collection('users').update(member.id, { avatar: file(png, 'one-more.png') }),
+    );
+    expect(refused.status).toBe(429);
+    expect(refused.response).toEqual({ data: {}, message: MSG[429], status: 429 });
+    const now = await pb.collection('users').update(member.id, { name: 'Still Me' });
+    expect(now.avatar).toBe(last);
+    expect(now.name).toBe('Still Me');
+  });
+});
