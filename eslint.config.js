@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 // Server layers, bottom to top: tools → db → core → http → features (accounts, invites, mail,
-// sessions, audit, two-step, passkeys, providers, admin, metrics, realtime) →
+// sessions, audit, two-step, passkeys, providers, admin, metrics, realtime, settings, backups) →
 // the composition root (app.ts, server.ts, main.ts, cli.ts). A folder imports only from below it;
 // a feature uses another feature only through that feature's public modules.
 const composition = ['../app.js', '../server.js', '../main.js', '../cli.js', '../ways-in-kinds.js'];
@@ -19,6 +19,8 @@ const features = [
   '../admin/*',
   '../metrics/*',
   '../realtime/*',
+  '../settings/*',
+  '../backups/*',
 ];
 const webContractTypesOnly = {
   group: ['**/contract/**'],
@@ -135,6 +137,23 @@ const serverBoundaries = [
       '!../audit/queries.js',
     ],
     'admin/ uses another feature only through its public module: accounts/service.ts, accounts/notices.ts, invites/service.ts, mail/outbox.ts, mail/compose.ts, audit/queries.ts.',
+  ),
+  // The app's settings send their test mail through the outbox, in the members' own templates.
+  serverLayer(
+    ['server/src/settings/**'],
+    [
+      ...composition,
+      ...features.filter((f) => f !== '../settings/*'),
+      '!../mail/outbox.js',
+      '!../mail/compose.js',
+      '!../accounts/mails.js',
+    ],
+    'settings/ builds on core/ and http/; from other features only mail/outbox.ts, mail/compose.ts and accounts/mails.ts.',
+  ),
+  serverLayer(
+    ['server/src/backups/**'],
+    [...composition, ...features.filter((f) => f !== '../backups/*')],
+    'backups/ builds on core/, http/ and db/ only.',
   ),
   serverLayer(
     ['server/src/metrics/**'],

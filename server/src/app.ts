@@ -32,6 +32,7 @@ import { adminRoutes } from './admin/routes.js';
 import { metricsRoutes } from './metrics/routes.js';
 import { realtimeRoutes } from './realtime/routes.js';
 import type { BrokerOptions } from './realtime/broker.js';
+import { settingsRoutes } from './settings/routes.js';
 
 const packageVersion = packageJson.version;
 const HEALTHY = { code: 200, message: 'API is healthy.', data: {} };
@@ -214,6 +215,7 @@ export function buildApp(
   app.register(passkeyRoutes(ctx));
   app.register(providerRoutes(ctx));
   app.register(adminRoutes(ctx));
+  app.register(settingsRoutes(ctx));
   app.register(realtime.plugin);
   return app;
 }

@@ -311,7 +311,24 @@ export interface Config {
   providers: ProviderConfig[];
   /** How long a call to a provider may take before the sign-in fails. */
   providerTimeoutMs: number;
+  /**
+   * Which of the variables that operators may also set in the app's settings (SETTINGS_VARIABLES)
+   * the environment gave: those win over the settings, which then show them as locked.
+   */
+  setByEnvironment: readonly SettingsVariable[];
 }
+
+/** The variables whose values the app's settings may hold too (core/settings.ts). */
+export const SETTINGS_VARIABLES = [
+  'APP_NAME',
+  'APP_URL',
+  'MAIL_FROM',
+  'SMTP_URL',
+  'INVITES_PER_USER',
+  'SESSION_MAX_DAYS',
+  'AUDIT_RETENTION_DAYS',
+] as const;
+export type SettingsVariable = (typeof SETTINGS_VARIABLES)[number];
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -360,6 +377,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     providers,
     providerTimeoutMs: e.OAUTH2_TIMEOUT_MS,
+    setByEnvironment: SETTINGS_VARIABLES.filter((name) => (env[name] ?? '').trim() !== ''),
   };
 }
 

@@ -14,7 +14,7 @@ import { WebApp } from './http/web-app.js';
 import { bootstrapInviteLink, InitialUserExistsError } from './invites/service.js';
 import { startHousekeeping } from './housekeeping.js';
 import { createLogger } from './logger.js';
-import { createTransport } from './mail/transport.js';
+import { settingsTransport } from './mail/transport.js';
 import { MailWorker } from './mail/worker.js';
 
 /** PostgreSQL: the longest a per-request read is served from this instance's memory. */
@@ -75,9 +75,10 @@ export async function startServer(
     const limiter = new RateLimiter(store);
     cleanup.push(() => limiter.close());
 
-    const transport = createTransport(config.smtpUrl);
+    // Mail goes out as the settings say (SMTP_URL, or the SMTP settings): ctx is made below.
+    const transport = settingsTransport(() => ctx.settings.smtp);
     const worker = new MailWorker(db, transport, {
-      from: config.mailFrom,
+      from: () => ctx.settings.mailFrom,
       pollMs: config.mailPollMs,
       retryBaseMs: config.mailRetryBaseMs,
       log,
@@ -92,7 +93,19 @@ export async function startServer(
       if (event.type === 'user-changed') queries.forgetUser(event.userId);
       else if (event.type === 'session-ended' || event.type === 'session-changed') {
         queries.forgetSession(event.userId, event.sessionId);
-      } else if (event.type === 'resync') queries.forgetAll();
+      } else if (event.type === 'resync' || event.type === 'database-restored') {
+        queries.forgetAll();
+      }
+      // Another instance changed the settings, or events were missed: read them again.
+      if (
+        event.type === 'settings-changed' ||
+        event.type === 'resync' ||
+        event.type === 'database-restored'
+      ) {
+        ctx.settings.reload().catch((err: unknown) => {
+          log.warn({ err }, 'settings not read again; keeping the ones in use');
+        });
+      }
     });
 
     const ctx = createContext(config, database, secrets, {
@@ -103,6 +116,7 @@ export async function startServer(
       events,
       queries,
     });
+    await ctx.settings.reload();
     cleanup.push(startHousekeeping(ctx));
     const webApp = await WebApp.load(config.webDist, config);
     const routes: RunningServer['routes'] = [];

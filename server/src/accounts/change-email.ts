@@ -49,7 +49,7 @@ export async function requestEmailChange(
   assertNoFieldErrors(errors, VALIDATION_FAILED);
   await ctx.limiter.check(ACCOUNT_LIMITS.emailChange, user.id);
 
-  const { appName, appUrl } = ctx.config;
+  const { appName, appUrl } = ctx.settings;
   const taken = await findUserByEmail(ctx, newEmail);
   const token = ctx.tokens.sign('emailChange', user, { newEmail });
   const linkExpiry = new Date(Tokens.decode(token)!.exp * 1000);
@@ -130,7 +130,7 @@ export async function confirmEmailChange(
         client,
         detail: { sessionsEnded: ended },
       }));
-      const { appName } = ctx.config;
+      const { appName } = ctx.settings;
       // To the old address: its owner is the one who must hear of it.
       await queueNotice(ctx, trx, user, client, {
         kind: 'emailChanged',

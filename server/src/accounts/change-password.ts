@@ -22,7 +22,6 @@ import {
   signUpPasswordError,
 } from './passwords.js';
 import { countFailure } from './sign-in.js';
-import { ACCOUNT_LIMITS } from './limits.js';
 import { filesOf, removeOldAvatar } from './avatars.js';
 import {
   invalidAvatarName,
@@ -81,7 +80,6 @@ export async function updateOwnRecord(
   }
   let newAvatar: NewAvatar | undefined;
   if (input.avatarUpload) {
-    await ctx.limiter.check(ACCOUNT_LIMITS.avatarUpload, user.id);
     const read = await readAvatar(input.avatarUpload);
     if ('code' in read) errors.avatar = read;
     else {
@@ -167,7 +165,7 @@ export async function updateOwnRecord(
         client,
         detail: { otherSessionsEnded: ended },
       }));
-      const { appName } = ctx.config;
+      const { appName } = ctx.settings;
       await queueNotice(ctx, trx, user, client, passwordChangedNotice(appName, 'others'));
       work.mailQueued();
     }),

@@ -16,7 +16,7 @@ export async function queueNotice(
   client: Client,
   notice: { kind: string; subject: string; what: string; outro?: string },
 ): Promise<void> {
-  const { appName, appUrl } = ctx.config;
+  const { appName, appUrl } = ctx.settings;
   const mail = securityNotice(
     appName,
     appUrl,

@@ -55,7 +55,7 @@ export async function confirmPasswordReset(
   if (!user) throw new ValidationError(VALIDATION_FAILED, { token: fieldError.invalidToken() });
 
   const passwordHash = await hashPassword(password);
-  const { appName } = ctx.config;
+  const { appName } = ctx.settings;
   const at = new Date();
   const resetUser = user;
   await inTransaction(ctx, async (work) => {

@@ -106,7 +106,7 @@ export async function queueAccountMail(
   kind: AccountMailKind,
   user: User,
 ): Promise<void> {
-  const { appName, appUrl } = ctx.config;
+  const { appName, appUrl } = ctx.settings;
   const token = ctx.tokens.sign(kind, user);
   const content =
     kind === 'verification'

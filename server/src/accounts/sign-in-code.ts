@@ -131,7 +131,7 @@ async function sendCode(ctx: AppContext, otpId: string, email: string, client: C
         expires: formatDate(expires),
       })
       .execute();
-    const mail = signInCodeMail(ctx.config.appName, code, CODE_LIFETIME_MS / 60_000);
+    const mail = signInCodeMail(ctx.settings.appName, code, CODE_LIFETIME_MS / 60_000);
     await enqueueMail(trx, {
       ...mail,
       to: email,
@@ -287,7 +287,7 @@ async function verifyByCode(
       twoStepRemoved: removed.twoStep > 0,
     },
   }));
-  await queueNotice(ctx, trx, user, client, confirmedByCodeNotice(ctx.config.appName));
+  await queueNotice(ctx, trx, user, client, confirmedByCodeNotice(ctx.settings.appName));
   work.mailQueued();
   return { ...user, ...changes };
 }

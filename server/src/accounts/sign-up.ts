@@ -201,7 +201,7 @@ async function createAccount(
     await ctx.db.transaction().execute(async (trx) => {
       if (!(await consumeCode(trx, invite.id, user.id))) throw invalidCode();
       await trx.insertInto('users').values(user).execute();
-      await createInviteCodes(trx, user.id, ctx.config.invitesPerUser);
+      await createInviteCodes(trx, user.id, ctx.settings.invitesPerMember);
       await recordEvent(trx, {
         type: 'sign_up',
         userId: user.id,

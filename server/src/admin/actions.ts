@@ -224,7 +224,7 @@ export async function resetTwoStep(
       client,
       detail: { actor, twoStep: removed.twoStep, passkeys: removed.passkeys },
     });
-    await queueNotice(ctx, trx, member, client, resetNotice(ctx.config.appName, removed));
+    await queueNotice(ctx, trx, member, client, resetNotice(ctx.settings.appName, removed));
     work.publish({ type: 'user-changed', userId: id });
     work.mailQueued();
     return removed;

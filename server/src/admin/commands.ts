@@ -65,6 +65,8 @@ export async function usersCommand(
       listen: false,
     });
     const ctx = createContext(config, database, secrets, { events, waysIn });
+    // The app name its notice mails carry may be a setting (core/settings.ts).
+    await ctx.settings.reload();
     if (action === 'list') return await listUsers(ctx, q, out);
 
     const email = rest[0]!;

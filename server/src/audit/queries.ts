@@ -146,7 +146,7 @@ export async function lastSignIn(ctx: AppContext, userId: string): Promise<strin
 
 /** Deletes security events older than the retention period, in small batches. */
 export async function deleteOldEvents(ctx: AppContext): Promise<number> {
-  const cutoff = fromNow(-ctx.config.auditRetentionDays * 24 * 60 * 60_000);
+  const cutoff = fromNow(-ctx.settings.auditRetentionDays * 24 * 60 * 60_000);
   let deleted = 0;
   for (;;) {
     const batch = await ctx.db

@@ -7,12 +7,19 @@ import type { Database } from '../db/schema.js';
 import type { Events } from './events.js';
 import { RateLimiter } from './rate-limit.js';
 import { SecretBox } from './secret-box.js';
+import { Settings } from './settings.js';
 import { Tokens, type TokenSecrets } from './tokens.js';
 import { type WayInKind, WaysIn } from './ways-in.js';
 
 /** The services every feature works with, built once by createContext (server.ts, the CLI). */
 export interface AppContext {
   config: Config;
+  /**
+   * What operators may change while the server runs (core/settings.ts): read the values listed
+   * there (app name and address for mail, the sender, SMTP, invites per member, session and audit
+   * lifetimes, backups schedule) here, not from `config`.
+   */
+  settings: Settings;
   db: Kysely<Database>;
   /** Hot-path reads compiled once (db/prepared.ts). */
   queries: PreparedQueries;
@@ -66,13 +73,16 @@ export function createContext(
   secrets: TokenSecrets,
   options: ContextOptions,
 ): AppContext {
+  const box = SecretBox.fromSecrets(secrets);
   return {
     config,
+    // Read from the database by settings.reload(): the server does at start, and on every change.
+    settings: new Settings(config, database.db, box),
     db: database.db,
     queries: options.queries ?? preparedQueries(database),
     databaseReady: () => database.ready(),
     tokens: new Tokens(secrets),
-    box: SecretBox.fromSecrets(secrets),
+    box,
     limiter: options.limiter ?? new RateLimiter(undefined),
     mailQueued: options.mailQueued ?? (() => {}),
     log: options.log ?? pino({ level: 'silent' }),

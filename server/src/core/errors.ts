@@ -12,6 +12,14 @@ export interface FieldError {
 
 export type FieldErrors = Record<string, FieldError>;
 
+/**
+ * The errors of a form in parts (the settings' `smtp.port`), nested as its fields are: PocketBase
+ * answers `{"data":{"smtp":{"port":{"code":…,"message":…}}}}`.
+ */
+export interface NestedFieldErrors {
+  [part: string]: FieldError | NestedFieldErrors;
+}
+
 /** The message of a validation failure on the auth actions (PocketBase's). */
 export const VALIDATION_FAILED = 'An error occurred while validating the submitted data.';
 
@@ -28,7 +36,7 @@ export const CONFIRM_IT_IS_YOU = "Confirm it's you to continue.";
 export class ValidationError extends Error {
   constructor(
     message: string,
-    public readonly fields: FieldErrors = {},
+    public readonly fields: FieldErrors | NestedFieldErrors = {},
   ) {
     super(message);
     this.name = 'ValidationError';

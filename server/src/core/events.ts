@@ -70,6 +70,19 @@ export interface OAuth2DeliveredEvent {
   clientId: string;
 }
 
+/** An operator changed the app's settings (core/settings.ts): every instance reads them again. */
+export interface SettingsChangedEvent {
+  type: 'settings-changed';
+}
+
+/**
+ * The database was restored from a backup (backups/): every instance drops what it keeps of the
+ * data (read caches) and reads the settings again.
+ */
+export interface DatabaseRestoredEvent {
+  type: 'database-restored';
+}
+
 /**
  * Local only, never published: events from other instances may have been missed (the listening
  * connection was lost and is back). Whoever keeps state derived from events drops it.
@@ -84,7 +97,9 @@ export type PublishedEvent =
   | SessionChangedEvent
   | UserChangedEvent
   | OAuth2Event
-  | OAuth2DeliveredEvent;
+  | OAuth2DeliveredEvent
+  | SettingsChangedEvent
+  | DatabaseRestoredEvent;
 export type AppEvent = PublishedEvent | ResyncEvent;
 export type EventListener = (event: AppEvent) => void;
 
@@ -304,7 +319,9 @@ function isPublishedEvent(value: unknown): value is PublishedEvent {
     type === 'session-changed' ||
     type === 'user-changed' ||
     type === 'oauth2' ||
-    type === 'oauth2-delivered'
+    type === 'oauth2-delivered' ||
+    type === 'settings-changed' ||
+    type === 'database-restored'
   );
 }
 

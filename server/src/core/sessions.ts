@@ -29,7 +29,7 @@ export async function openSession(
     user_id: userId,
     created: formatDate(now),
     last_seen: formatDate(now),
-    expires: formatDate(new Date(now.getTime() + ctx.config.sessionMaxDays * DAY_MS)),
+    expires: formatDate(new Date(now.getTime() + ctx.settings.sessionMaxDays * DAY_MS)),
     ip: client.ip,
     user_agent: client.userAgent,
     confirmed_at: formatDate(now),

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../core/context.js';
-import { UnauthenticatedError } from '../core/errors.js';
+import { ForbiddenError, UnauthenticatedError } from '../core/errors.js';
 import { assertFresh } from '../core/reauth.js';
-import { findAuthByToken, type Auth } from '../core/users.js';
+import { findAuthByToken, isOperator, type Auth } from '../core/users.js';
 import { andThen, type Maybe } from '../tools/maybe.js';
 import type { User } from '../db/schema.js';
 
@@ -46,6 +46,20 @@ export function requireAuth(ctx: AppContext, request: FastifyRequest): Maybe<Aut
 export function requireUser(ctx: AppContext, request: FastifyRequest): Maybe<User> {
   return andThen(requireAuth(ctx, request), (auth) => auth.user);
 }
+
+/**
+ * PocketBase's superuser guard (its settings and backups APIs), for Gatehouse's operators: a guest
+ * gets 401, a member who is not an operator 403 with PocketBase's message.
+ */
+export function requireSuperuser(ctx: AppContext, request: FastifyRequest): Maybe<Auth> {
+  return andThen(requireAuth(ctx, request), (auth) => {
+    if (!isOperator(auth.user)) throw new ForbiddenError(NOT_A_SUPERUSER);
+    return auth;
+  });
+}
+
+/** PocketBase's 403 to an auth record that is not a superuser. */
+export const NOT_A_SUPERUSER = 'The authorized record is not allowed to perform this action.';
 
 /**
  * The signed-in member on a fresh session, for the sensitive actions: guests get 401, a session

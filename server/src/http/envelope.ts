@@ -9,6 +9,7 @@ import {
   UnavailableError,
   ValidationError,
   type FieldErrors,
+  type NestedFieldErrors,
 } from '../core/errors.js';
 
 /**
@@ -49,12 +50,16 @@ export class HttpError extends Error {
 export interface Envelope {
   status: number;
   message: string;
-  data: FieldErrors;
+  data: FieldErrors | NestedFieldErrors;
   /** Only on the answer that asks for the second sign-in step (PocketBase's MFA answer). */
   mfaId?: string;
 }
 
-export function envelope(status: number, message?: string, data: FieldErrors = {}): Envelope {
+export function envelope(
+  status: number,
+  message?: string,
+  data: FieldErrors | NestedFieldErrors = {},
+): Envelope {
   return { data, message: message ?? DEFAULT_MESSAGES[status] ?? DEFAULT_MESSAGES[500]!, status };
 }
 

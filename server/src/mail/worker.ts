@@ -31,7 +31,13 @@ export class MailWorker {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly transport: MailTransport,
-    private readonly options: { from: string; pollMs: number; retryBaseMs: number; log: Logger },
+    private readonly options: {
+      /** The From of each mail, asked when it is sent (the settings may change it). */
+      from: () => string;
+      pollMs: number;
+      retryBaseMs: number;
+      log: Logger;
+    },
   ) {}
 
   start(): void {
@@ -138,7 +144,7 @@ export class MailWorker {
 
     try {
       await this.transport.send({
-        from: this.options.from,
+        from: this.options.from(),
         to: mail.recipient,
         subject: mail.subject,
         text: mail.text_body,

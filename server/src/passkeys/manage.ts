@@ -145,7 +145,7 @@ export async function addPasskey(
       client,
       detail: { passkey: passkey.id },
     });
-    const { appName } = ctx.config;
+    const { appName } = ctx.settings;
     await queueNotice(ctx, trx, user, client, {
       kind: 'passkeyAdded',
       subject: `A passkey was added to your ${appName} account`,

@@ -68,7 +68,7 @@ export async function linkIdentity(
     detail: { provider: identity.provider, how },
   });
   if (how === 'sign_up') return;
-  const { appName } = ctx.config;
+  const { appName } = ctx.settings;
   await queueNotice(ctx, trx, user, client, {
     kind: 'providerConnected',
     subject: `${identity.displayName} was connected to your ${appName} account`,

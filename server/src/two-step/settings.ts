@@ -118,8 +118,8 @@ export async function enableTotp(
     }
     const codes = await replaceRecoveryCodes(trx, ctx.box, user.id);
     await notify(ctx, trx, user, client, 'totp_enabled', {
-      subject: `Two-step sign-in was turned on for your ${ctx.config.appName} account`,
-      what: `Two-step sign-in with an authenticator app was turned on for your ${ctx.config.appName} account: signing in now also asks for a code.`,
+      subject: `Two-step sign-in was turned on for your ${ctx.settings.appName} account`,
+      what: `Two-step sign-in with an authenticator app was turned on for your ${ctx.settings.appName} account: signing in now also asks for a code.`,
     });
     return codes;
   });
@@ -142,8 +142,8 @@ export async function disableTotp(
     await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('mfa_challenges').where('user_id', '=', user.id).execute();
     await notify(ctx, trx, user, client, 'totp_disabled', {
-      subject: `Two-step sign-in was turned off for your ${ctx.config.appName} account`,
-      what: `Two-step sign-in was turned off for your ${ctx.config.appName} account: signing in now needs only the password.`,
+      subject: `Two-step sign-in was turned off for your ${ctx.settings.appName} account`,
+      what: `Two-step sign-in was turned off for your ${ctx.settings.appName} account: signing in now needs only the password.`,
     });
   });
   ctx.mailQueued();
@@ -162,8 +162,8 @@ export async function renewRecoveryCodes(
   const recoveryCodes = await ctx.db.transaction().execute(async (trx) => {
     const codes = await replaceRecoveryCodes(trx, ctx.box, user.id);
     await notify(ctx, trx, user, client, 'recovery_codes_generated', {
-      subject: `New recovery codes for your ${ctx.config.appName} account`,
-      what: `New recovery codes were made for your ${ctx.config.appName} account; the earlier ones no longer work.`,
+      subject: `New recovery codes for your ${ctx.settings.appName} account`,
+      what: `New recovery codes were made for your ${ctx.settings.appName} account; the earlier ones no longer work.`,
     });
     return codes;
   });

@@ -1,0 +1,93 @@
+import {
+  emailChangeMail,
+  passwordResetMail,
+  securityNotice,
+  verificationMail,
+} from '../accounts/mails.js';
+import type { AppContext } from '../core/context.js';
+import { fieldError, type FieldErrors, ValidationError } from '../core/errors.js';
+import { USERS_COLLECTION_ID, USERS_COLLECTION_NAME } from '../core/tokens.js';
+import { composeMail, type MailContent } from '../mail/compose.js';
+import { enqueueMail } from '../mail/outbox.js';
+import { EMAIL_MAX_LENGTH, isEmail } from '../tools/email.js';
+
+/**
+ * POST /api/settings/test/email (the SDK's `pb.settings.testEmail()`): one mail of the template
+ * asked for, as a member would get it, with a link that leads nowhere (a placeholder token), to
+ * the address given. It goes through the outbox, so it arrives (or fails) as real mail does, with
+ * the SMTP settings in force: that is what it tests.
+ */
+
+/** PocketBase's message when the form is refused. */
+export const TEST_EMAIL_FAILED = 'Failed to send the test email.';
+
+/** PocketBase's template names. */
+const TEMPLATES = ['verification', 'password-reset', 'email-change', 'otp', 'login-alert'] as const;
+type Template = (typeof TEMPLATES)[number];
+
+/**
+ * Names of the collection whose mails are asked for. Gatehouse has one auth collection, and its
+ * operators are members of it, so PocketBase's `_superusers` names the same mails.
+ */
+const COLLECTIONS = ['', USERS_COLLECTION_NAME, USERS_COLLECTION_ID, '_superusers'];
+
+/** A token-shaped placeholder: the test mail's links show where a real one goes, and open nothing. */
+const TEST_TOKEN = 'TEST_TOKEN';
+
+export async function sendTestEmail(
+  ctx: AppContext,
+  input: { email: string; template: string; collection: string },
+): Promise<void> {
+  const errors: FieldErrors = {};
+  if (!COLLECTIONS.includes(input.collection)) {
+    errors.collection = {
+      code: 'validation_invalid_auth_collection',
+      message: 'Must be a valid auth collection id or name.',
+    };
+  }
+  if (!input.email) errors.email = fieldError.required();
+  else if (input.email.length > EMAIL_MAX_LENGTH || !isEmail(input.email)) {
+    errors.email = fieldError.isEmail();
+  }
+  if (!input.template) errors.template = fieldError.required();
+  else if (!(TEMPLATES as readonly string[]).includes(input.template)) {
+    errors.template = { code: 'validation_in_invalid', message: 'Must be a valid value.' };
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(TEST_EMAIL_FAILED, errors);
+
+  const mail = testMail(ctx, input.template as Template, input.email);
+  await enqueueMail(ctx.db, { ...mail, to: input.email, userId: null, kind: 'testEmail' });
+  ctx.mailQueued();
+}
+
+function testMail(ctx: AppContext, template: Template, email: string): MailContent {
+  const { appName, appUrl } = ctx.settings;
+  switch (template) {
+    case 'verification':
+      return verificationMail(appName, appUrl, TEST_TOKEN);
+    case 'password-reset':
+      return passwordResetMail(appName, appUrl, TEST_TOKEN);
+    case 'email-change':
+      return emailChangeMail(appName, appUrl, TEST_TOKEN, email);
+    case 'otp':
+      return composeMail({
+        appName,
+        subject: `Your ${appName} sign-in code`,
+        intro: `This is a test of the sign-in code mail. A real one shows the code to type, like this one: 123456.`,
+        action: `Open ${appName}`,
+        link: `${appUrl}/`,
+        outro: 'Nothing to do: an operator sent this test.',
+      });
+    case 'login-alert':
+      return securityNotice(
+        appName,
+        appUrl,
+        {
+          subject: `New sign-in to your ${appName} account`,
+          what: `This is a test of the new sign-in notice: your ${appName} account was signed in to.`,
+          outro: 'Nothing to do: an operator sent this test.',
+        },
+        { at: new Date(), ip: 'TEST_IP', userAgent: 'TEST_USER_AGENT' },
+      );
+  }
+}
