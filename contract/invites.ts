@@ -22,11 +22,45 @@ export const InviteCode = Type.Object({
 });
 export type InviteCode = Static<typeof InviteCode>;
 
-export const InviteCodesAnswer = Type.Object({ codes: Type.Array(InviteCode) });
+/**
+ * A member who joined with one of the caller's codes, as their inviter sees them: PocketBase's
+ * rule for another member's record, so the email only when they show it (`emailVisibility`).
+ */
+export const JoinedMember = Type.Object({
+  id: Id(),
+  name: Type.String({ description: "'' when unset" }),
+  email: Type.Optional(
+    Type.String({ description: 'only when the member shows their email (emailVisibility)' }),
+  ),
+  avatar: Type.String({
+    description:
+      "the avatar's file name ('' when none): GET /api/files/users/{id}/{avatar}?token=…, which the inviter may see",
+  }),
+});
+export type JoinedMember = Static<typeof JoinedMember>;
+
+/** A code someone signed up with, and who. */
+export const UsedInviteCode = Type.Object({
+  id: Id(),
+  code: Type.String({ description: 'in groups of four: `XXXX-XXXX-XXXX-XXXX-XXXX`' }),
+  usedAt: DateText(),
+  member: Type.Union([JoinedMember, Type.Null()], {
+    description: 'null: the account has since been deleted',
+  }),
+});
+export type UsedInviteCode = Static<typeof UsedInviteCode>;
+
+export const InviteCodesAnswer = Type.Object({
+  codes: Type.Array(InviteCode, { description: 'the unused codes, newest first' }),
+  used: Type.Array(UsedInviteCode, {
+    description:
+      'the codes people joined with, most recently used first, at most 50 (codes burnt or revoked are not here)',
+  }),
+});
 export type InviteCodesAnswer = Static<typeof InviteCodesAnswer>;
 
 export const listInviteCodes = {
-  summary: "The member's unused invite codes, newest first",
+  summary: "The member's unused invite codes, and who joined with the used ones",
   description: 'Needs a verified member (403 otherwise).',
   tags,
   security: SIGNED_IN,

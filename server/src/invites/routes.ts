@@ -35,9 +35,10 @@ export function inviteRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-    // `{"codes":[{id, code, created}]}`, serialized once per state of the member's codes: the
-    // schema is the answer's reference, and Fastify sends a string body as it is. Registered
-    // untyped, as the reply is that string rather than the object the schema describes.
+    // `{"codes":[{id, code, created}],"used":[{id, code, usedAt, member}]}`, serialized once per
+    // state of the member's codes: the schema is the answer's reference, and Fastify sends a
+    // string body as it is. Registered untyped, as the reply is that string rather than the object
+    // the schema describes.
     app.get('/api/invite-codes', { schema: C.listInviteCodes }, async (request, reply) => {
       const user = await requireUser(ctx, request);
       // An unverified account can not keep a session: its token opens no invite endpoint.

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { UsedInviteCode } from '../../../contract/invites.js';
 import type { AppContext } from '../core/context.js';
 import { isUniqueViolation } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
@@ -245,16 +246,66 @@ export async function listAllCodesOf(ctx: AppContext, ownerId: string) {
   return rows.map((r) => ({ ...inviteCodeView(r), used: r.used_at, usedBy: r.used_by }));
 }
 
+/** How many of the codes people joined with GET /api/invite-codes lists (the newest). */
+export const JOINED_LISTED = 50;
+
 /**
- * GET /api/invite-codes's body, `{"codes":[…]}`: the member's unused codes, newest first. The
- * read cache hands out the same rows until the data changes, so each rows object is formatted and
- * serialized once; a request served from the cache sends the string it already has.
+ * The member's codes that someone signed up with, most recently used first, with who that was as
+ * their inviter may see them (contract/invites.ts `UsedInviteCode`): the name, the avatar (which
+ * the inviter may fetch), the email only when they show it. A code burnt by sign-up's bound has
+ * no one (`used_by` null) and is left out; an invitee whose account is gone is `member: null`.
+ */
+async function joinedWith(ctx: AppContext, ownerId: string): Promise<UsedInviteCode[]> {
+  const rows = await ctx.db
+    .selectFrom('invite_codes as c')
+    .leftJoin('users as m', 'm.id', 'c.used_by')
+    .select([
+      'c.id',
+      'c.code',
+      'c.used_at',
+      'm.id as member_id',
+      'm.name',
+      'm.email',
+      'm.email_visibility',
+      'm.avatar',
+    ])
+    .where('c.owner_id', '=', ownerId)
+    .where('c.used_at', 'is not', null)
+    .where('c.used_by', 'is not', null)
+    .orderBy('c.used_at', 'desc')
+    .orderBy('c.id')
+    .limit(JOINED_LISTED)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    code: formatInviteCode(r.code),
+    usedAt: r.used_at ?? '',
+    member:
+      r.member_id === null
+        ? null
+        : {
+            id: r.member_id,
+            name: r.name ?? '',
+            ...(r.email_visibility === 1 && r.email ? { email: r.email } : {}),
+            avatar: r.avatar ?? '',
+          },
+  }));
+}
+
+/**
+ * GET /api/invite-codes's body, `{"codes":[…],"used":[…]}`: the member's unused codes, newest
+ * first, then the codes people joined with. The read cache hands out the same unused rows until
+ * the data changes, so each rows object gets its body built and serialized once; a request served
+ * from the cache sends the string it already has. The joined list is read with it: on SQLite the
+ * cache hands out new rows after any commit (an invitee's new name included); on PostgreSQL an
+ * entry lives a second at most (docs/decisions/0039), so the joined list is as fresh as that.
  */
 export async function inviteCodesBody(ctx: AppContext, ownerId: string): Promise<string> {
   const rows = await ctx.queries.unusedCodes(ownerId);
   let body = bodies.get(rows);
   if (body === undefined) {
-    body = JSON.stringify({ codes: rows.map(inviteCodeView) });
+    const used = await joinedWith(ctx, ownerId);
+    body = JSON.stringify({ codes: rows.map(inviteCodeView), used });
     bodies.set(rows, body);
   }
   return body;

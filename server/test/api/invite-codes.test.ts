@@ -1,5 +1,7 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATE_RE, MSG, PATHS } from '../support/contract.js';
+import { withDatabase } from '../support/db.js';
 import type { Json } from '../support/http.js';
 import {
   APP_URL,
@@ -77,8 +79,9 @@ describe.each(DATABASES)('invite codes on %s (INVITES_PER_USER=%s)', (db) => {
       headers: () => ({ Authorization: alice.token }),
       status: 200,
       after: async (_s, _v, res) => {
-        expect(Object.keys(res.body)).toEqual(['codes']);
+        expect(Object.keys(res.body)).toEqual(['codes', 'used']);
         expectCodeList(res.body.codes, PER_USER);
+        expect(res.body.used).toEqual([]);
         expect(new Set(res.body.codes.map((c: Json) => c.code)).size).toBe(PER_USER);
       },
     },
@@ -161,6 +164,127 @@ describe.each(DATABASES)('invite codes on %s (INVITES_PER_USER=%s)', (db) => {
     },
   ];
   scenarios(() => t, rows);
+
+  it('the codes people joined with are listed with who joined: the newest first, their name and avatar, their email only when they show it, a deleted account as null', async () => {
+    const owner = await t.verifiedUser();
+    const [first, second, third] = (await t.get(PATHS.codes, owner.token)).body.codes as Json[];
+
+    // Joins with a name; the email stays hidden (emailVisibility is off by default).
+    const named = await t.signUp(first.code, uniqueEmail('named'), strongPassword(), {
+      name: 'Ada Lovelace',
+    });
+    expect(named.status, named.text).toBe(200);
+    // Shows their email, has no name.
+    const shownEmail = uniqueEmail('shown');
+    const shown = await t.signUp(second.code, shownEmail, strongPassword(), {
+      emailVisibility: true,
+    });
+    expect(shown.status, shown.text).toBe(200);
+    // Joins, then deletes the account.
+    const gone = { email: uniqueEmail('gone'), password: strongPassword() };
+    const goneSignUp = await t.signUp(third.code, gone.email, gone.password);
+    expect(goneSignUp.status, goneSignUp.text).toBe(200);
+    await t.post(PATHS.confirmVerification, { token: await t.verificationToken(gone.email) });
+    const goneToken = await t.tokenFor(gone);
+    expect((await t.del(PATHS.record(goneSignUp.body.id), goneToken)).status).toBe(204);
+
+    const res = await t.get(PATHS.codes, owner.token);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual(['codes', 'used']);
+    expectCodeList(res.body.codes, PER_USER - 3);
+    expect(res.body.codes.map((c: Json) => c.code)).not.toContain(first.code);
+    expect(res.body.used).toEqual([
+      { id: third.id, code: third.code, usedAt: expect.stringMatching(DATE_RE), member: null },
+      {
+        id: second.id,
+        code: second.code,
+        usedAt: expect.stringMatching(DATE_RE),
+        member: { id: shown.body.id, name: '', email: shownEmail, avatar: '' },
+      },
+      {
+        id: first.id,
+        code: first.code,
+        usedAt: expect.stringMatching(DATE_RE),
+        member: { id: named.body.id, name: 'Ada Lovelace', avatar: '' },
+      },
+    ]);
+    const usedAt = (res.body.used as { usedAt: string }[]).map((u) => u.usedAt);
+    expect(usedAt, 'most recently used first').toEqual([...usedAt].sort().reverse());
+  });
+
+  it('an invitee who sets an avatar shows it in their inviter’s list, and the inviter may fetch it', async () => {
+    const owner = await t.verifiedUser();
+    const [code] = (await t.get(PATHS.codes, owner.token)).body.codes as { code: string }[];
+    const invitee = { email: uniqueEmail('face'), password: strongPassword() };
+    const joined = await t.signUp(code!.code, invitee.email, invitee.password);
+    expect(joined.status, joined.text).toBe(200);
+    await t.post(PATHS.confirmVerification, { token: await t.verificationToken(invitee.email) });
+    const token = await t.tokenFor(invitee);
+    const png = await sharp({
+      create: { width: 32, height: 32, channels: 3, background: { r: 20, g: 120, b: 90 } },
+    })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append('name', 'Grace');
+    form.append('avatar', new File([png], 'me.png', { type: 'image/png' }));
+    const updated = await fetch(`${t.url}${PATHS.record(joined.body.id)}`, {
+      method: 'PATCH',
+      headers: { Authorization: token },
+      body: form,
+    });
+    expect(updated.status).toBe(200);
+    const avatar = ((await updated.json()) as { avatar: string }).avatar;
+    expect(avatar).toMatch(/^me[a-z0-9_]+\.png$/);
+
+    const list = await t.get(PATHS.codes, owner.token);
+    expect(list.body.used[0].member).toEqual({ id: joined.body.id, name: 'Grace', avatar });
+    const fileToken = (await t.post('/api/files/token', {}, owner.token)).body.token as string;
+    const image = await fetch(
+      `${t.url}/api/files/users/${joined.body.id}/${avatar}?thumb=100x100&token=${fileToken}`,
+    );
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
+  });
+
+  it('lists at most the 50 most recently used codes; codes burnt by nobody are not among them', async () => {
+    const owner = await t.verifiedUser();
+    const invitee = await t.verifiedUser();
+    // 55 codes used by the invitee, one a minute apart, and one burnt (used by nobody) last.
+    await withDatabase(t, (d) =>
+      d
+        .insertInto('invite_codes')
+        .values([
+          ...Array.from({ length: 55 }, (_, i) => ({
+            id: `joined${String(i).padStart(9, '0')}`,
+            code: `JOINED${String(i).padStart(14, '0')}`,
+            owner_id: owner.id,
+            bootstrap: 0,
+            used_by: invitee.id,
+            used_at: `2026-01-01 10:${String(i).padStart(2, '0')}:00.000Z`,
+            created: '2026-01-01 09:00:00.000Z',
+          })),
+          {
+            id: 'burnt0000000000',
+            code: 'BURNT000000000000000',
+            owner_id: owner.id,
+            bootstrap: 0,
+            used_by: null,
+            used_at: '2026-01-01 11:00:00.000Z',
+            created: '2026-01-01 09:00:00.000Z',
+          },
+        ])
+        .execute(),
+    );
+    const res = await t.get(PATHS.codes, owner.token);
+    expect(res.status).toBe(200);
+    const used = res.body.used as { id: string; usedAt: string }[];
+    expect(used).toHaveLength(50);
+    expect(used[0]!.id).toBe('joined000000054');
+    expect(used[49]!.id).toBe('joined000000005');
+    expect(used.map((u) => u.id)).not.toContain('burnt0000000000');
+    expect(res.body.codes).toHaveLength(PER_USER);
+  });
 
   it('codes are distinct across users and across generations', async () => {
     const a = (await t.get(PATHS.codes, alice.token)).body.codes.map((c: Json) => c.code);
