@@ -116,6 +116,8 @@ const TreeNodeCycle = Type.Cyclic(
     TreeNode: Type.Object({
       id: Id(),
       email: Type.String(),
+      name: Type.String({ description: "'' when unset" }),
+      avatar: Type.String({ description: "the avatar's file name ('' when none)" }),
       created: DateText(),
       disabled: Type.Boolean(),
       isOperator: Type.Boolean(),

@@ -74,6 +74,8 @@ export function readTreeQuery(query: unknown): TreeQuery {
 interface Row {
   id: string;
   email: string;
+  name: string;
+  avatar: string;
   created: string;
   disabled: number;
   is_operator: number;
@@ -90,6 +92,8 @@ function nodes(ctx: AppContext) {
     .select([
       'u.id',
       'u.email',
+      'u.name',
+      'u.avatar',
       'u.created',
       'u.disabled',
       'u.is_operator',
@@ -104,6 +108,8 @@ function toNode(row: Row, parentId: string | undefined): TreeNode {
   return {
     id: row.id,
     email: row.email,
+    name: row.name,
+    avatar: row.avatar,
     created: row.created,
     disabled: row.disabled === 1,
     isOperator: isOperator(row),

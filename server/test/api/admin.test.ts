@@ -688,6 +688,7 @@ describe.each(DATABASES)('the operator console API on %s', (db) => {
         const a = res.body;
         expect(Object.keys(a).sort()).toEqual(
           [
+            'avatar',
             'childCount',
             'children',
             'created',
@@ -697,6 +698,7 @@ describe.each(DATABASES)('the operator console API on %s', (db) => {
             'id',
             'inviterDeleted',
             'isOperator',
+            'name',
           ].sort(),
         );
         expect(a).toMatchObject({ id: v.a, childCount: 1, descendants: 4 });
