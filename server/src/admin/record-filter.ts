@@ -259,7 +259,7 @@ export function likeMatches(text: string, pattern: string): boolean {
 }
 
 function escapeRegExp(c: string): string {
-  return /[\\^$.*+?()[\]{}|/-]/.test(c) ? `\\${c}` : c;
+  return /[\\^$.*+?()[\]{}|/]/.test(c) ? `\\${c}` : c;
 }
 
 /** Whether a record (its API keys; yes/no as booleans) meets the condition. */
