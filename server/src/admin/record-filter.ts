@@ -294,8 +294,8 @@ const ASCII_UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const ASCII_LOWER = 'abcdefghijklmnopqrstuvwxyz';
 
 /**
- * The condition as a Kysely expression: column references from the allow-list, every value a
- * parameter. `extra` lets the caller add to a `like` (SQLite's trigram candidates).
+ * The condition as a Kysely expression: column references from the allow-list, operators from the
+ * fixed set above, every value a bound parameter.
  */
 export function toSql<DB, TB extends keyof DB>(
   c: Condition,
