@@ -25,11 +25,23 @@ export interface Auth {
   user(): UserRecord | null;
   isAuthenticated(): boolean;
   /**
-   * Signs in. An unverified account gets no session and `unverified` is returned. A member with
+   * Signs in with the password. An unverified account gets no session and `unverified` is returned. A member with
    * two-step sign-in on gets no session yet: `second-step` with the `mfaId` that
    * `completeSecondStep` needs.
    */
   signIn(email: string, password: string): Promise<SignInResult>;
+  /**
+   * Sign-in with a code sent by email (PocketBase's OTP): asks the server to mail a code to
+   * `email` (the SDK's `requestOTP`) and returns the `otpId` that `signInWithCode` needs. The
+   * server answers alike whether or not the address has an account. Throws the server's error
+   * (400 `data.email`; 429).
+   */
+  requestSignInCode(email: string): Promise<string>;
+  /**
+   * The code from that mail (the SDK's `authWithOTP`). Results as `signIn`. Throws the server's
+   * error (400: a wrong, expired or used code; 429: too many tries; 403: a disabled account).
+   */
+  signInWithCode(otpId: string, code: string): Promise<SignInResult>;
   /**
    * The second step of a sign-in: a code from the authenticator app or a recovery code
    * (`POST /api/gatehouse/auth-with-totp`). Throws the server's error (400 `data.code`: wrong
@@ -241,6 +253,25 @@ export function createAuth(): Auth {
         ({ record } = await pb
           .collection('users')
           .authWithPassword<UserRecord>(email.trim(), password));
+      } catch (err) {
+        const mfaId = mfaIdOf(err);
+        if (mfaId) return { step: 'second-step', mfaId };
+        throw err;
+      }
+      if (record.verified) return 'ok';
+      await endSession();
+      return 'unverified';
+    },
+    async requestSignInCode(email) {
+      const { pb } = await loadClient();
+      const { otpId } = await pb.collection('users').requestOTP(email.trim());
+      return otpId;
+    },
+    async signInWithCode(otpId, code) {
+      const { pb } = await loadClient();
+      let record: UserRecord;
+      try {
+        ({ record } = await pb.collection('users').authWithOTP<UserRecord>(otpId, code.trim()));
       } catch (err) {
         const mfaId = mfaIdOf(err);
         if (mfaId) return { step: 'second-step', mfaId };

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AUTH_STORAGE_KEY } from '../../lib/session';
 import {
@@ -225,19 +225,32 @@ describe('Login: the second step (two-step sign-in on)', () => {
     return { ...view, server, heading };
   }
 
+  /** The six digit fields of the Authentication Code. */
+  function digits() {
+    return within(screen.getByRole('group', { name: 'Authentication Code' })).getAllByRole(
+      'textbox',
+    );
+  }
+
   it('asks for the Authentication Code after a right password, focusing its heading', async () => {
     const { heading } = await toSecondStep({});
     expect(heading).toHaveFocus();
-    const field = screen.getByLabelText('Authentication Code');
-    expect(field).toHaveAttribute('autocomplete', 'one-time-code');
-    expect(field).toBeRequired();
+    const fields = digits();
+    expect(fields).toHaveLength(6);
+    expect(fields[0]).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(fields[0]).toHaveAccessibleName('Digit 1 of 6');
+    expect(fields[0]).toHaveAttribute('inputmode', 'numeric');
+    expect(screen.getByRole('group', { name: 'Authentication Code' })).toHaveAccessibleDescription(
+      'A 6-digit code or a recovery code.',
+    );
     expect(screen.getByRole('button', { name: 'Verify' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Back' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Use a recovery code' })).toBeEnabled();
     expect(screen.queryByLabelText('Password')).toBeNull();
     expect(window.localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
   });
 
-  it('signs in with the code (Verifying... while busy), then Home', async () => {
+  it('signs in by itself once the 6 digits are typed (Verifying... while busy), then Home', async () => {
     let release!: () => void;
     const { user, router, server } = await toSecondStep({
       [TOTP]: () =>
@@ -245,12 +258,15 @@ describe('Login: the second step (two-step sign-in on)', () => {
           release = () => resolve(json(200, { token: makeToken(alice.id), record: alice }));
         }),
     });
-    await user.type(screen.getByLabelText('Authentication Code'), ' 123456 ');
-    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await user.type(digits()[0]!, '12345');
+    expect(digits()[5]).toHaveFocus();
+    expect(server.to('POST', '/api/gatehouse/auth-with-totp')).toHaveLength(0);
+    await user.keyboard('6');
     expect(await screen.findByRole('button', { name: 'Verifying...' })).toBeDisabled();
     release();
     expect(await screen.findByRole('heading', { name: 'Welcome!' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/home');
+    expect(server.to('POST', '/api/gatehouse/auth-with-totp')).toHaveLength(1);
     expect(server.to('POST', '/api/gatehouse/auth-with-totp')[0]?.body).toEqual({
       mfaId: 'mfa123456789012',
       code: '123456',
@@ -260,32 +276,76 @@ describe('Login: the second step (two-step sign-in on)', () => {
     );
   });
 
-  it('says Invalid code. Please try again. for a wrong code, and lets the member try again', async () => {
-    const { user } = await toSecondStep({
+  it('takes a pasted code whole, spaces and all', async () => {
+    const { user, server } = await toSecondStep({
+      [TOTP]: () => json(200, { token: makeToken(alice.id), record: alice }),
+    });
+    await user.click(digits()[2]!);
+    await user.paste('123 456');
+    expect(await screen.findByRole('heading', { name: 'Welcome!' })).toBeInTheDocument();
+    expect(server.to('POST', '/api/gatehouse/auth-with-totp')[0]?.body).toEqual({
+      mfaId: 'mfa123456789012',
+      code: '123456',
+    });
+  });
+
+  it('says Invalid code. Please try again. for a wrong code, empties the digits and lets the member try again', async () => {
+    const { user, server } = await toSecondStep({
       [TOTP]: () =>
         pbError(400, 'An error occurred while validating the submitted data.', {
           code: { code: 'validation_invalid_code', message: 'Invalid or expired code.' },
         }),
     });
-    await user.type(screen.getByLabelText('Authentication Code'), 'k7mq-2xpd-h9tr');
-    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await user.type(digits()[0]!, '000000');
     await findAnnounced('Invalid code. Please try again.');
     expect(screen.getByRole('button', { name: 'Verify' })).toBeEnabled();
+    await waitFor(() => expect(digits()[0]).toHaveFocus());
+    expect(digits().map((d) => (d as HTMLInputElement).value)).toEqual(['', '', '', '', '', '']);
     expect(window.localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
+    await user.keyboard('111111');
+    await waitFor(() => expect(server.to('POST', '/api/gatehouse/auth-with-totp')).toHaveLength(2));
+    expect(server.to('POST', '/api/gatehouse/auth-with-totp')[1]?.body).toMatchObject({
+      code: '111111',
+    });
+  });
+
+  it('a recovery code goes in one text field: Use a recovery code, or typing one into the digits', async () => {
+    const { user, server } = await toSecondStep({
+      [TOTP]: () =>
+        pbError(400, 'An error occurred while validating the submitted data.', {
+          code: { code: 'validation_invalid_code', message: 'Invalid or expired code.' },
+        }),
+    });
+    await user.click(screen.getByRole('button', { name: 'Use a recovery code' }));
+    const field = screen.getByLabelText('Authentication Code');
+    expect(field).toHaveFocus();
+    expect(field).toBeRequired();
+    await user.type(field, 'k7mq-2xpd-h9tr');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await findAnnounced('Invalid code. Please try again.');
+    expect(server.to('POST', '/api/gatehouse/auth-with-totp')[0]?.body).toEqual({
+      mfaId: 'mfa123456789012',
+      code: 'k7mq-2xpd-h9tr',
+    });
+
+    // Back to the digits; a letter typed there opens the text field with it.
+    await user.click(screen.getByRole('button', { name: 'Use a 6-digit code' }));
+    await user.type(digits()[0]!, 'K');
+    expect(screen.getByLabelText('Authentication Code')).toHaveValue('K');
+    expect(screen.getByLabelText('Authentication Code')).toHaveFocus();
   });
 
   it('asks for a code before sending anything', async () => {
     const { user, server } = await toSecondStep({});
     await user.click(screen.getByRole('button', { name: 'Verify' }));
     await findAnnounced('Please enter your authentication code.');
-    expect(screen.getByLabelText('Authentication Code')).toHaveFocus();
+    expect(digits()[0]).toHaveFocus();
     expect(server.to('POST', '/api/gatehouse/auth-with-totp')).toHaveLength(0);
   });
 
   it('says the second step is locked for 15 minutes on 429', async () => {
     const { user } = await toSecondStep({ [TOTP]: () => pbError(429, 'Too Many Requests.') });
-    await user.type(screen.getByLabelText('Authentication Code'), '123456');
-    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await user.type(digits()[0]!, '123456');
     await findAnnounced(
       'Too many wrong codes. Two-step sign-in is locked for 15 minutes. Please try again later.',
     );
@@ -301,8 +361,7 @@ describe('Login: the second step (two-step sign-in on)', () => {
           },
         }),
     });
-    await user.type(screen.getByLabelText('Authentication Code'), '123456');
-    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await user.type(digits()[0]!, '123456');
     expect(await screen.findByRole('heading', { name: 'Welcome back' })).toHaveFocus();
     await findAnnounced('Your sign-in took too long. Please enter your email and password again.');
     expect(screen.getByLabelText('Email')).toHaveValue('alice@example.com');
@@ -322,8 +381,7 @@ describe('Login: the second step (two-step sign-in on)', () => {
     const { user } = await toSecondStep({
       [TOTP]: () => json(200, { token: makeToken(bob.id), record: bob }),
     });
-    await user.type(screen.getByLabelText('Authentication Code'), '123456');
-    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await user.type(digits()[0]!, '123456');
     expect(await screen.findByRole('heading', { name: 'Email Not Verified' })).toBeVisible();
     expect(screen.getByText('alice@example.com')).toBeInTheDocument();
     expect(window.localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();

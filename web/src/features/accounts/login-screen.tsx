@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Alert, LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -14,7 +14,6 @@ import { CurrentPasswordField } from './current-password-field';
 import { EmailField } from './email-field';
 import { PasskeySignInSection } from '../passkeys/passkey-sign-in-section';
 import { formatWait, useMailWait } from './resend-wait';
-import { SecondStep } from './second-step';
 import { checkLogin } from './validation';
 
 // The client library loads on first use, keeping the first screen's download small: focusing the
@@ -23,9 +22,22 @@ function preloadApi() {
   import('./api').catch(() => undefined);
 }
 
-/** Where the sign-in stands: the password step (with what the second step sent back), or the code. */
+// The steps after the first load with them (few visitors need them): the second step of two-step
+// sign-in, and the sign-in with a code sent by email (docs/decisions/0045, the first screen's size).
+const loadSecondStep = () => import('./second-step');
+const loadCodeSignIn = () => import('./code-sign-in');
+const SecondStep = lazy(() => loadSecondStep().then((m) => ({ default: m.SecondStep })));
+const CodeSignIn = lazy(loadCodeSignIn);
+const preload = (load: () => Promise<unknown>) => () => void load().catch(() => undefined);
+
+/**
+ * Where the sign-in stands: the password step (with what a later step sent back), the second
+ * step's code, or a sign-in with a code sent by email.
+ */
 type Step =
-  { kind: 'password'; unverifiedEmail?: string; error?: string } | { kind: 'code'; mfaId: string };
+  | { kind: 'password'; unverifiedEmail?: string; error?: string }
+  | { kind: 'code'; mfaId: string }
+  | { kind: 'email-code' };
 
 /**
  * `returnTo`: the screen a visitor was going to when a signed-in screen sent them here (the
@@ -37,14 +49,34 @@ export function LoginScreen({ returnTo }: { returnTo?: string }) {
   const [email, setEmail] = useState(carriedEmail);
   const [step, setStep] = useState<Step>({ kind: 'password' });
   const next = afterSignIn(returnTo);
+  const toSecondStep = (mfaId: string) => setStep({ kind: 'code', mfaId });
+  const unverified = (unverifiedEmail: string) => setStep({ kind: 'password', unverifiedEmail });
   if (step.kind === 'code') {
     return (
-      <SecondStep
-        mfaId={step.mfaId}
-        next={next}
-        onBack={(outcome) => setStep({ kind: 'password', ...outcome })}
-        onUnverified={(unverifiedEmail) => setStep({ kind: 'password', unverifiedEmail })}
-      />
+      <Suspense fallback={null}>
+        <SecondStep
+          mfaId={step.mfaId}
+          next={next}
+          onBack={(outcome) => setStep({ kind: 'password', ...outcome })}
+          onUnverified={unverified}
+        />
+      </Suspense>
+    );
+  }
+  if (step.kind === 'email-code') {
+    return (
+      <Suspense fallback={null}>
+        <CodeSignIn
+          email={email}
+          next={next}
+          onBack={(typed) => {
+            setEmail(typed);
+            setStep({ kind: 'password' });
+          }}
+          onSecondStep={toSecondStep}
+          onUnverified={unverified}
+        />
+      </Suspense>
     );
   }
   return (
@@ -54,7 +86,8 @@ export function LoginScreen({ returnTo }: { returnTo?: string }) {
       onEmailChange={setEmail}
       unverifiedEmail={step.unverifiedEmail}
       error={step.error}
-      onSecondStep={(mfaId) => setStep({ kind: 'code', mfaId })}
+      onSecondStep={toSecondStep}
+      onEmailCode={() => setStep({ kind: 'email-code' })}
     />
   );
 }
@@ -70,6 +103,8 @@ function PasswordStep(props: {
   /** Set when the second step sent the member back (an expired second-step session). */
   error?: string;
   onSecondStep: (mfaId: string) => void;
+  /** "Email me a sign-in code": the code sign-in, with the address typed here. */
+  onEmailCode: () => void;
 }) {
   const auth = useAuth();
   const navigate = useNavigate();
@@ -210,6 +245,16 @@ function PasswordStep(props: {
             </div>
             <Button type="submit" className="w-full" disabled={form.busy}>
               {form.busy ? 'Signing in...' : 'Sign In'}
+            </Button>
+            <Button
+              variant="secondary"
+              className="w-full"
+              disabled={form.busy}
+              onPointerEnter={preload(loadCodeSignIn)}
+              onFocus={preload(loadCodeSignIn)}
+              onClick={props.onEmailCode}
+            >
+              Email me a sign-in code
             </Button>
           </div>
         </form>

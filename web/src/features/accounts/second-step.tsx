@@ -5,16 +5,25 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { ScreenHeader, ScreenShell } from '../../components/ui/screen';
+import { textLink } from '../../components/ui/screen';
 import { useAuth } from '../../lib/auth';
 import { useFormSubmit } from '../../lib/use-form-submit';
+import { CodeInput } from './code-input';
 import { checkAuthenticationCode, codeFailureMessage, secondStepFailure } from './validation';
 
 export const SECOND_STEP_EXPIRED_MESSAGE =
   'Your sign-in took too long. Please enter your email and password again.';
 
+/** The authenticator app's codes: 6 digits (docs/api.md, totp/setup's otpauth URL). */
+const APP_CODE_LENGTH = 6;
+const CODE_HINT = 'A 6-digit code or a recovery code.';
+
 /**
  * The login screen's second step, for a member with two-step sign-in on: a code from the
- * authenticator app or a recovery code (`auth.completeSecondStep`). Back returns to the first step.
+ * authenticator app or a recovery code (`auth.completeSecondStep`). The app's code goes in one
+ * field per digit and submits itself once whole; a recovery code (letters and dashes) in one text
+ * field, which "Use a recovery code" opens, as does typing or pasting one into the digits. Back
+ * returns to the first step. Loaded with the step, not with the login screen.
  */
 export function SecondStep({
   mfaId,
@@ -33,7 +42,11 @@ export function SecondStep({
   const auth = useAuth();
   const navigate = useNavigate();
   const [code, setCode] = useState('');
+  const [recovery, setRecovery] = useState(false);
+  // Empties the digits after a refused code (a new key, a new set of fields).
+  const [attempt, setAttempt] = useState(0);
   const refs = { code: useRef<HTMLInputElement>(null) };
+  const formRef = useRef<HTMLFormElement>(null);
   const form = useFormSubmit({
     check: () => checkAuthenticationCode(code),
     fields: refs,
@@ -45,6 +58,10 @@ export function SecondStep({
         if (secondStepFailure(err) === 'expired') {
           onBack({ error: SECOND_STEP_EXPIRED_MESSAGE });
           return;
+        }
+        if (!recovery) {
+          setCode('');
+          setAttempt((n) => n + 1);
         }
         throw err;
       }
@@ -64,26 +81,56 @@ export function SecondStep({
         description="Enter the 6-digit code from your authenticator app, or one of your recovery codes."
       />
       <Card>
-        <form noValidate onSubmit={form.onSubmit} aria-label="Two-step verification">
+        <form ref={formRef} noValidate onSubmit={form.onSubmit} aria-label="Two-step verification">
           <LiveMessage tone="error" alertClassName="mb-4">
             {form.error}
           </LiveMessage>
           <div className="flex flex-col gap-4">
-            <Field
-              ref={refs.code}
-              label="Authentication Code"
-              name="code"
-              type="text"
-              autoComplete="one-time-code"
-              autoCapitalize="none"
-              autoCorrect="off"
-              spellCheck={false}
-              required
-              hint="A 6-digit code or a recovery code."
-              value={code}
-              aria-invalid={form.invalid === 'code' || undefined}
-              onChange={(e) => setCode(e.target.value)}
-            />
+            {recovery ? (
+              <Field
+                ref={refs.code}
+                label="Authentication Code"
+                name="code"
+                type="text"
+                autoComplete="one-time-code"
+                autoCapitalize="none"
+                autoCorrect="off"
+                spellCheck={false}
+                required
+                autoFocus
+                hint={CODE_HINT}
+                value={code}
+                aria-invalid={form.invalid === 'code' || undefined}
+                onChange={(e) => setCode(e.target.value)}
+              />
+            ) : (
+              <CodeInput
+                key={attempt}
+                length={APP_CODE_LENGTH}
+                label="Authentication Code"
+                hint={CODE_HINT}
+                firstRef={refs.code}
+                autoFocus={attempt > 0}
+                readOnly={form.busy}
+                invalid={form.invalid === 'code'}
+                onChange={setCode}
+                onComplete={() => formRef.current?.requestSubmit()}
+                onText={(text) => {
+                  setCode(text);
+                  setRecovery(true);
+                }}
+              />
+            )}
+            <button
+              type="button"
+              className={`${textLink} self-start text-sm`}
+              onClick={() => {
+                setCode('');
+                setRecovery((r) => !r);
+              }}
+            >
+              {recovery ? 'Use a 6-digit code' : 'Use a recovery code'}
+            </button>
             <Button type="submit" className="w-full" disabled={form.busy}>
               {form.busy ? 'Verifying...' : 'Verify'}
             </Button>
