@@ -63,6 +63,8 @@ const MEMBER_COLUMNS = [
   'email',
   'email_visibility',
   'verified',
+  'name',
+  'avatar',
   'is_initial_user',
   'is_operator',
   'disabled',

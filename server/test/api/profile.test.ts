@@ -127,6 +127,10 @@ describe.each(DATABASES)('name and avatar on %s', (db) => {
     });
     expect(made.name).toBe('Zoë Ďurová');
     expect(made.avatar).toBe('');
+    // The console's members list shows it too.
+    const operator = await t.tokenFor(await t.initialUser());
+    const listed = await t.get(`/api/admin/members?q=${encodeURIComponent(email)}`, operator);
+    expect(listed.body.items.map((m: { name: string }) => m.name)).toEqual(['Zoë Ďurová']);
 
     const pb = sdkOf(stranger);
     const set = await pb.collection('users').update(stranger.id, { name: '\tAda Lovelace  ' });
