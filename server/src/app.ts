@@ -33,6 +33,7 @@ import { metricsRoutes } from './metrics/routes.js';
 import { realtimeRoutes } from './realtime/routes.js';
 import type { BrokerOptions } from './realtime/broker.js';
 import { settingsRoutes } from './settings/routes.js';
+import { backupRoutes } from './backups/routes.js';
 
 const packageVersion = packageJson.version;
 const HEALTHY = { code: 200, message: 'API is healthy.', data: {} };
@@ -216,6 +217,7 @@ export function buildApp(
   app.register(providerRoutes(ctx));
   app.register(adminRoutes(ctx));
   app.register(settingsRoutes(ctx));
+  app.register(backupRoutes(ctx));
   app.register(realtime.plugin);
   return app;
 }

@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError, LOADING_FAILED } from './envelope.js';
@@ -14,8 +18,13 @@ import { HttpError, LOADING_FAILED } from './envelope.js';
 export interface UploadedFile {
   /** The name the client gave the file (for messages and the readable part of the stored name). */
   filename: string;
-  /** The bytes; when `truncated`, only the first `fileLimit` of them. */
+  /** The bytes; when `truncated`, only the first `fileLimit` of them. Empty when on disk (`path`). */
   data: Buffer;
+  /**
+   * With MultipartLimits.fileDir: the file the bytes were written to (0600). The route moves it
+   * where it belongs; what is still there when the answer is sent is removed.
+   */
+  path?: string;
   /** The file was larger than `fileLimit`. */
   truncated: boolean;
 }
@@ -25,6 +34,11 @@ export interface MultipartLimits {
   fileLimit: number;
   /** Largest whole request (413 beyond it). */
   bodyLimit: number;
+  /**
+   * A folder to write files to as they arrive, instead of memory (a backup of any size): each gets
+   * a temporary name of its own there (UploadedFile.path).
+   */
+  fileDir?: string;
 }
 
 /** A text part is a short field, like a whole JSON body elsewhere (app.ts). */
@@ -66,9 +80,23 @@ export async function multipartForms(app: FastifyInstance, limits: MultipartLimi
 
     const body: Record<string, unknown> = {};
     const files: Record<string, UploadedFile> = {};
+    // Known at once: files already on disk are removed even when the form fails half-way.
+    uploads.set(request, files);
     try {
       for await (const part of request.parts()) {
         if (part.type === 'file') {
+          if (limits.fileDir) {
+            const target = path.join(limits.fileDir, `.upload-${randomBytes(9).toString('hex')}`);
+            files[part.fieldname] = {
+              filename: part.filename,
+              data: EMPTY,
+              path: target,
+              truncated: false,
+            };
+            await pipeline(part.file, fs.createWriteStream(target, { mode: 0o600 }));
+            files[part.fieldname]!.truncated = part.file.truncated;
+            continue;
+          }
           const data = await part.toBuffer();
           files[part.fieldname] = {
             filename: part.filename,
@@ -85,9 +113,19 @@ export async function multipartForms(app: FastifyInstance, limits: MultipartLimi
       throw unreadable(error);
     }
     request.body = body;
-    uploads.set(request, files);
   });
+
+  // Files written to disk that the route did not take (it failed, or refused them) go.
+  if (limits.fileDir) {
+    app.addHook('onResponse', async (request) => {
+      for (const file of Object.values(uploads.get(request) ?? {})) {
+        if (file.path) fs.rmSync(file.path, { force: true });
+      }
+    });
+  }
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /**
  * A form that cannot be read is the client's: the limits' own 413s and refusals keep their
