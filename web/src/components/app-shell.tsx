@@ -1,10 +1,14 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useRouter, useRouterState } from '@tanstack/react-router';
 import { appName } from '../lib/app-config';
-import { useAuth } from '../lib/auth';
+import { useAuth, useCurrentUser } from '../lib/auth';
+import type { UserRecord } from '../lib/session';
 import { useLogOut } from '../lib/use-log-out';
 import { Button, focusRing } from './ui/button';
 import { cn } from './ui/cn';
+
+// The member's face loads with the menu's first showing: a visitor's first screen has no menu.
+const Avatar = lazy(() => import('./avatar').then((m) => ({ default: m.Avatar })));
 
 /** The places the menu leads to, in order (docs/product.md, The app shell). */
 const PLACES = [
@@ -55,7 +59,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             <Mark />
             <span className="wrap-anywhere">{appName()}</span>
           </Link>
-          {user ? <AccountMenu email={user.email} pathname={pathname} /> : null}
+          {user ? <AccountMenu user={user} pathname={pathname} /> : null}
         </div>
       </header>
       <main id="content" ref={mainRef} tabIndex={-1} className="flex-1 focus:outline-none">
@@ -79,7 +83,9 @@ function Mark() {
  * each screen keeps one control per name and the spec's own buttons stay the only ones in view.
  * Escape, a click elsewhere, leaving it with Tab, or going to another screen closes it.
  */
-function AccountMenu({ email, pathname }: { email: string; pathname: string }) {
+function AccountMenu({ user, pathname }: { user: UserRecord; pathname: string }) {
+  // A new name or photo shows at once (the session's record changes without a navigation).
+  const member = useCurrentUser() ?? user;
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const root = useRef<HTMLDivElement>(null);
@@ -122,9 +128,9 @@ function AccountMenu({ email, pathname }: { email: string; pathname: string }) {
         onClick={() => setOpen((o) => !o)}
         className="px-3"
       >
-        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5" fill="currentColor">
-          <path d="M3 5h14v2H3zM3 9h14v2H3zM3 13h14v2H3z" />
-        </svg>
+        <Suspense fallback={<span className="size-7 shrink-0" />}>
+          <Avatar member={member} size="sm" />
+        </Suspense>
         Menu
       </Button>
       {open ? (
@@ -159,7 +165,17 @@ function AccountMenu({ email, pathname }: { email: string; pathname: string }) {
           </nav>
           <div className="mt-2 border-t border-slate-200 px-3 pt-3 pb-1 dark:border-slate-700">
             <p className="text-xs text-slate-600 dark:text-slate-400">Signed in as</p>
-            <p className="text-sm font-medium wrap-anywhere">{email}</p>
+            <div className="mt-1 flex items-center gap-3">
+              <Suspense fallback={<span className="size-10 shrink-0" />}>
+                <Avatar member={member} size="md" />
+              </Suspense>
+              <div className="min-w-0">
+                {member.name ? (
+                  <p className="text-sm font-semibold wrap-anywhere">{member.name}</p>
+                ) : null}
+                <p className="text-sm font-medium wrap-anywhere">{member.email}</p>
+              </div>
+            </div>
             <Button variant="secondary" className="mt-3 w-full" onClick={() => void logOut()}>
               Log Out
             </Button>

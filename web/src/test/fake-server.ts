@@ -55,6 +55,9 @@ export function fakeServer(routes: Record<string, Handler>) {
       } catch {
         body = init.body;
       }
+    } else if (init?.body instanceof FormData) {
+      // A multipart form (a file attached): handed over as the FormData the app sent.
+      body = init.body;
     }
     const req: FakeRequest = {
       method,

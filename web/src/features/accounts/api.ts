@@ -7,6 +7,7 @@ import type {
 import { fieldCodeOf, fieldMessageOf, messageOf, statusOf } from '../../lib/api-error';
 import { pb } from '../../lib/pb';
 import type { UserRecord } from '../../lib/session';
+import { NAME_TOO_LONG_MESSAGE } from './name-rule';
 import { noteMailRequested } from './resend-wait';
 import { SAME_EMAIL_MESSAGE } from './validation';
 
@@ -21,13 +22,17 @@ export async function signUp(input: {
   inviteCode: string;
   password: string;
   passwordConfirm: string;
+  /** Optional: sent only when one was typed. */
+  name?: string;
 }): Promise<void> {
   const email = input.email.trim();
+  const name = input.name?.trim() ?? '';
   await users().create({
     email,
     password: input.password,
     passwordConfirm: input.passwordConfirm,
     inviteCode: input.inviteCode.trim(),
+    ...(name ? { name } : {}),
   });
   // The account exists; ask for the verification mail. If that request fails the user can still
   // ask again from the login screen, so it does not turn the sign-up into a failure.
@@ -47,6 +52,7 @@ export function signUpErrorMessage(err: unknown): string {
   if (password) return `Password: ${password}`;
   const inviteCode = fieldMessageOf(err, 'inviteCode');
   if (inviteCode) return `Invite code: ${inviteCode}`;
+  if (fieldCodeOf(err, 'name')) return profileNameError(err);
   return messageOf(err) ?? 'Failed to create account. Please try again.';
 }
 
@@ -148,6 +154,49 @@ export function changePasswordErrorMessage(err: unknown): string {
     messageOf(err) ??
     'Failed to change password. Please try again.'
   );
+}
+
+/**
+ * Saves the member's name and photo (the record update): a new photo goes as a file, which makes
+ * the SDK send a multipart form; `photo: null` removes the one there is; undefined keeps it. The
+ * SDK stores the answered record as the session's, so every screen shows the change at once.
+ */
+export async function updateProfile(
+  userId: string,
+  input: { name: string; photo?: File | null },
+): Promise<UserRecord> {
+  const body: Record<string, unknown> = { name: input.name.trim() };
+  if (input.photo === null) body.avatar = '';
+  else if (input.photo) body.avatar = input.photo;
+  return users().update<UserRecord>(userId, body);
+}
+
+/** What the server (docs/api.md) and the browser take as a photo. */
+export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
+export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
+export const PHOTO_TYPE_MESSAGE = 'Please choose a JPEG, PNG, WebP or GIF image.';
+export const PHOTO_SIZE_MESSAGE = 'The photo can be at most 5 MB. Please choose a smaller one.';
+
+/** A chosen file the server would refuse, in words; null when it may go. */
+export function checkPhoto(file: File): string | null {
+  if (!PHOTO_TYPES.includes(file.type)) return PHOTO_TYPE_MESSAGE;
+  if (file.size > MAX_PHOTO_BYTES) return PHOTO_SIZE_MESSAGE;
+  return null;
+}
+
+/** The server's refusal of a name, in words. */
+function profileNameError(err: unknown): string {
+  return fieldCodeOf(err, 'name') === 'validation_max_text_constraint'
+    ? NAME_TOO_LONG_MESSAGE
+    : 'The name has characters that cannot be used (control or text-direction characters). Please remove them.';
+}
+
+export function profileErrorMessage(err: unknown): string {
+  if (fieldCodeOf(err, 'name')) return profileNameError(err);
+  const photo = fieldCodeOf(err, 'avatar');
+  if (photo === 'validation_file_size_limit' || statusOf(err) === 413) return PHOTO_SIZE_MESSAGE;
+  if (photo) return `That file is not a photo we can use. ${PHOTO_TYPE_MESSAGE}`;
+  return messageOf(err) ?? 'Failed to save your profile. Please try again.';
 }
 
 export async function requestEmailChange(newEmail: string): Promise<void> {

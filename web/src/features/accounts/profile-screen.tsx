@@ -1,7 +1,9 @@
 import { useRef } from 'react';
+import { Link } from '@tanstack/react-router';
+import { Avatar } from '../../components/avatar';
 import { Card } from '../../components/ui/card';
 import { NavButton } from '../../components/ui/nav-button';
-import { ScreenHeading, ScreenShell, usePageTitle } from '../../components/ui/screen';
+import { ScreenHeading, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
 import { useCurrentUser } from '../../lib/auth';
 import type { UserRecord } from '../../lib/session';
 import { InviteCodesSection } from '../invites/invite-codes-section';
@@ -25,7 +27,18 @@ export function ProfileScreen() {
             <h2 id="account-details" className="text-lg font-semibold">
               Account
             </h2>
-            <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
+            <div className="mt-3 flex items-center gap-4">
+              <Avatar member={user} size="lg" />
+              <div className="min-w-0">
+                <p className="text-xl font-semibold wrap-anywhere">{user.name || 'No name yet'}</p>
+                <Link to="/settings" className={`${textLink} text-sm`}>
+                  {user.name || user.avatar
+                    ? 'Change your name or photo'
+                    : 'Add your name and photo'}
+                </Link>
+              </div>
+            </div>
+            <dl className="mt-4 grid grid-cols-1 gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
               <Detail term="Email" value={user.email} />
               <Detail term="User ID" value={user.id} mono />
               <Detail term="Email verified" value={user.verified ? 'Yes' : 'No'} />

@@ -10,6 +10,7 @@ import { PasskeysSection } from '../passkeys/passkeys-section';
 import { SignedInDevicesSection } from '../sessions/signed-in-devices-section';
 import { EmailCard } from './email-card';
 import { PasswordCard } from './password-card';
+import { ProfileCard } from './profile-card';
 import { TwoStepCard } from './two-step-card';
 import { YourDataCard } from './your-data-card';
 
@@ -18,6 +19,7 @@ import { YourDataCard } from './your-data-card';
  * new part (Connected Accounts) is one more entry here.
  */
 const CARDS: ReadonlyArray<{ key: string; Card: ComponentType<{ user: UserRecord }> }> = [
+  { key: 'profile', Card: ProfileCard },
   { key: 'password', Card: PasswordCard },
   { key: 'two-step', Card: TwoStepCard },
   { key: 'passkeys', Card: PasskeysSection },

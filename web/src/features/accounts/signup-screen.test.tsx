@@ -50,6 +50,56 @@ describe('Sign-up (/signup)', () => {
     expect(screen.queryByText(/You've been invited/)).not.toBeInTheDocument();
   });
 
+  it('has an optional Name after the spec’s fields, sent when filled in', async () => {
+    const server = fakeServer({
+      [CREATE]: () => json(200, makeUser({ verified: false, name: 'Carol' })),
+      [REQUEST_VERIFICATION]: () => noContent(),
+    });
+    const { user } = renderApp('/signup');
+    const name = await screen.findByLabelText('Name');
+    expect(name).not.toBeRequired();
+    expect(name).toHaveAttribute('autocomplete', 'name');
+    const labels = [...document.querySelectorAll('form[aria-label="Sign up"] label')].map(
+      (l) => l.textContent,
+    );
+    expect(labels).toEqual(['Email', 'Invite Code', 'Password', 'Confirm Password', 'Name']);
+    await user.type(name, ' Carol ');
+    await fill(user, valid);
+    expect(
+      await screen.findByRole('heading', { name: 'Account created successfully' }),
+    ).toBeInTheDocument();
+    expect(server.to('POST', '/api/collections/users/records')[0]?.body).toMatchObject({
+      email: 'carol@example.com',
+      name: 'Carol',
+    });
+  });
+
+  it('checks the name’s length after the spec’s checks, and says the server’s refusal of it', async () => {
+    const server = fakeServer({
+      [CREATE]: () =>
+        pbError(400, 'Failed to create record.', {
+          name: { code: 'validation_invalid_format', message: 'Invalid value format.' },
+        }),
+    });
+    const { user } = renderApp('/signup');
+    await user.click(await screen.findByLabelText('Name'));
+    await user.paste('n'.repeat(101));
+    await fill(user, { ...valid, confirm: 'something else' });
+    await findAnnounced('Passwords do not match');
+    await user.clear(screen.getByLabelText('Confirm Password'));
+    await user.type(screen.getByLabelText('Confirm Password'), valid.confirm);
+    await user.click(screen.getByRole('button', { name: 'Sign Up' }));
+    await findAnnounced('The name can be at most 100 characters.');
+    expect(screen.getByLabelText('Name')).toHaveFocus();
+    expect(server.to('POST', '/api/collections/users/records')).toHaveLength(0);
+    await user.clear(screen.getByLabelText('Name'));
+    await user.type(screen.getByLabelText('Name'), 'Carol');
+    await user.click(screen.getByRole('button', { name: 'Sign Up' }));
+    await findAnnounced(
+      'The name has characters that cannot be used (control or text-direction characters). Please remove them.',
+    );
+  });
+
   it('prefills the invite code from ?code= and welcomes the visitor with it', async () => {
     fakeServer({});
     renderApp('/signup?code=7QX2M9KD4RTW');

@@ -12,11 +12,12 @@ import { useFormSubmit } from '../../lib/use-form-submit';
 import { ContinueWithProvidersSection } from '../providers/continue-with-providers-section';
 import { checkInviteCode, signUp, signUpErrorMessage } from './api';
 import { EmailField } from './email-field';
+import { checkName } from './name-rule';
 import { NewPasswordFields } from './new-password-fields';
 import { RedirectCard } from './redirect-card';
 import { checkSignUp } from './validation';
 
-type FieldName = 'email' | 'inviteCode' | 'password' | 'passwordConfirm';
+type FieldName = 'email' | 'inviteCode' | 'password' | 'passwordConfirm' | 'name';
 
 export const SIGNUP_REDIRECT_SECONDS = 5;
 
@@ -29,16 +30,19 @@ export function SignUpScreen({ code }: { code?: string }) {
     inviteCode: code ?? '',
     password: '',
     passwordConfirm: '',
+    name: '',
   });
   const refs = {
     email: useRef<HTMLInputElement>(null),
     inviteCode: useRef<HTMLInputElement>(null),
     password: useRef<HTMLInputElement>(null),
     passwordConfirm: useRef<HTMLInputElement>(null),
+    name: useRef<HTMLInputElement>(null),
   };
   const codeCheck = useInviteCodeCheck(values.inviteCode, code);
   const form = useFormSubmit({
-    check: () => checkSignUp(values),
+    // The spec's checks in its order, then the optional name's length.
+    check: () => checkSignUp(values) ?? checkName(values.name),
     fields: refs,
     submit: () => signUp(values),
     failure: signUpErrorMessage,
@@ -122,6 +126,17 @@ export function SignUpScreen({ code }: { code?: string }) {
               onPasswordConfirmChange={set('passwordConfirm')}
               invalid={form.invalid}
               refs={refs}
+            />
+            <Field
+              ref={refs.name}
+              label="Name"
+              name="name"
+              type="text"
+              autoComplete="name"
+              hint="Optional. The person who invited you and the people you invite see it."
+              value={values.name}
+              aria-invalid={form.invalid === 'name' || undefined}
+              onChange={set('name')}
             />
             <Button type="submit" className="w-full" disabled={form.busy}>
               {form.busy ? 'Creating account...' : 'Sign Up'}
