@@ -139,6 +139,97 @@ describe('Profile (/profile)', () => {
     );
   });
 
+  it('shows the name and photo on the Account card, with the way to change them', async () => {
+    signedIn(
+      { ...alice, name: 'Alice Liddell', avatar: 'alice_k2j4h5g6f7.png' },
+      {
+        'POST /api/files/token': () => json(200, { token: 'ft1' }),
+      },
+    );
+    renderApp('/profile');
+    const details = await screen.findByRole('region', { name: 'Account' });
+    expect(within(details).getByText('Alice Liddell')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(details.querySelector('img')).toHaveAttribute(
+        'src',
+        '/api/files/users/a1b2c3d4e5f6g7h/alice_k2j4h5g6f7.png?thumb=200x200&token=ft1',
+      ),
+    );
+    expect(
+      within(details).getByRole('link', { name: 'Change your name or photo' }),
+    ).toHaveAttribute('href', '/settings');
+  });
+
+  it('lists who joined with the used codes: photo or initials, name or shown email, when, most recent first', async () => {
+    const used = [
+      {
+        id: 'u3',
+        code: 'GONE-GONE-GONE-GONE',
+        usedAt: '2026-11-24 12:00:00.000Z',
+        member: null,
+      },
+      {
+        id: 'u2',
+        code: 'SHOW-SHOW-SHOW-SHOW',
+        usedAt: '2026-11-23 12:00:00.000Z',
+        member: { id: 'm2', name: '', email: 'bob@example.com', avatar: '' },
+      },
+      {
+        id: 'u1',
+        code: 'NAME-NAME-NAME-NAME',
+        usedAt: '2026-11-22 12:00:00.000Z',
+        member: { id: 'm1', name: 'Ada Lovelace', avatar: 'ada_k2j4h5g6f7.png' },
+      },
+      {
+        id: 'u0',
+        code: 'NONE-NONE-NONE-NONE',
+        usedAt: '2026-11-21 12:00:00.000Z',
+        member: { id: 'm0', name: '', avatar: '' },
+      },
+    ];
+    signedIn(alice, {
+      'GET /api/invite-codes': () => json(200, { codes, used }),
+      'POST /api/files/token': () => json(200, { token: 'ft1' }),
+    });
+    renderApp('/profile');
+    const list = await screen.findByRole('list', { name: 'Joined with Your Codes' });
+    const rows = within(list).getAllByRole('listitem');
+    const when = (iso: string) =>
+      new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+    // Each row: the initials (or a photo), who, then when and with which code.
+    expect(rows.map((r) => r.textContent)).toEqual([
+      `?An account that has since been deletedJoined ${when('2026-11-24T12:00:00Z')} with GONE-GONE-GONE-GONE`,
+      `Bbob@example.comJoined ${when('2026-11-23T12:00:00Z')} with SHOW-SHOW-SHOW-SHOW`,
+      expect.stringMatching(/^(AL)?Ada LovelaceJoined .* with NAME-NAME-NAME-NAME$/),
+      `?Someone who has not added a nameJoined ${when('2026-11-21T12:00:00Z')} with NONE-NONE-NONE-NONE`,
+    ]);
+    // Ada's photo: a thumb of her avatar with this member's file token (decorative: her name is there).
+    await waitFor(() =>
+      expect(rows[2]!.querySelector('img')).toHaveAttribute(
+        'src',
+        '/api/files/users/m1/ada_k2j4h5g6f7.png?thumb=100x100&token=ft1',
+      ),
+    );
+    expect(rows[2]!.querySelector('img')).toHaveAttribute('alt', '');
+    // The used codes are not in the open list.
+    expect(
+      within(screen.getByRole('list', { name: 'Your invite codes' })).queryByText(
+        'NAME-NAME-NAME-NAME',
+      ),
+    ).toBeNull();
+  });
+
+  it('says nobody has joined yet when no code was used', async () => {
+    signedIn(alice, { 'GET /api/invite-codes': () => json(200, { codes, used: [] }) });
+    renderApp('/profile');
+    expect(
+      await screen.findByText(
+        'Nobody has joined with your codes yet. When someone does, they show here.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('list', { name: 'Joined with Your Codes' })).toBeNull();
+  });
+
   it('says when there are no invite codes', async () => {
     signedIn(alice, { 'GET /api/invite-codes': () => json(200, { codes: [] }) });
     renderApp('/profile');

@@ -5,11 +5,18 @@ import type {
   GeneratedCodesAnswer,
   InviteCode,
   InviteCodesAnswer,
+  UsedInviteCode,
 } from '../../../../contract/invites';
 import { pb } from '../../lib/pb';
 
 // The answers' types are the server's schemas (contract/invites.ts).
-export type { InviteCode };
+export type { InviteCode, UsedInviteCode };
+
+/** The member's codes: the unused ones, and the ones people joined with (and who). */
+export interface MemberCodes {
+  codes: InviteCode[];
+  used: UsedInviteCode[];
+}
 
 /** Query keys: every user's invite codes (what Log Out removes), and one user's. */
 export const inviteCodesKeys = {
@@ -17,18 +24,22 @@ export const inviteCodesKeys = {
   of: (userId: string) => [...inviteCodesKeys.all, userId] as const,
 };
 
-export async function fetchInviteCodes(): Promise<InviteCode[]> {
+export async function fetchInviteCodes(): Promise<MemberCodes> {
   const body = await pb.send<Partial<InviteCodesAnswer>>('/api/invite-codes', {});
-  return Array.isArray(body.codes) ? body.codes : [];
+  return {
+    codes: Array.isArray(body.codes) ? body.codes : [],
+    used: Array.isArray(body.used) ? body.used : [],
+  };
 }
 
 export const inviteCodesQueryOptions = (userId: string) =>
   queryOptions({ queryKey: inviteCodesKeys.of(userId), queryFn: fetchInviteCodes });
 
 /**
- * The user's unused invite codes, kept current over realtime (`invite_codes`): a code an invitee
- * used leaves the list at once, new ones are fetched. Errors are only logged: the screen shows
- * nothing for them.
+ * The user's invite codes, kept current over realtime (`invite_codes`): a code an invitee used
+ * leaves the open list at once, and the list is read again, so who joined with it shows (the
+ * answer's `used`); new codes are fetched. Errors are only logged: the screen shows nothing for
+ * them.
  */
 export function useInviteCodes(userId: string) {
   const query = useQuery(inviteCodesQueryOptions(userId));
@@ -50,12 +61,12 @@ function useLiveInviteCodes(userId: string) {
       // A code's realtime record may carry no more than its id (a revoked one's delete).
       pb.collection('invite_codes').subscribe<Pick<InviteCode, 'id'>>('*', (event) => {
         if (event.action === 'delete') {
-          queryClient.setQueryData<InviteCode[]>(key, (codes) =>
-            codes?.filter((code) => code.id !== event.record.id),
+          queryClient.setQueryData<MemberCodes>(key, (data) =>
+            data ? { ...data, codes: data.codes.filter((c) => c.id !== event.record.id) } : data,
           );
-        } else {
-          void queryClient.invalidateQueries({ queryKey: key });
         }
+        // A code used: who joined with it comes with the list (a revoked one just leaves).
+        void queryClient.invalidateQueries({ queryKey: key });
       }),
       // After a reconnect, changes made meanwhile were missed: the list is fetched again.
       pb.realtime.subscribe('PB_CONNECT', () => {

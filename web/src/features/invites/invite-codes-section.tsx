@@ -5,6 +5,7 @@ import { Card } from '../../components/ui/card';
 import type { UserRecord } from '../../lib/session';
 import { generateErrorMessage, useGenerateInviteCodes, useInviteCodes } from './api';
 import { canShareLinks, CopyInviteButton, ShareInviteButton } from './copy-invite-button';
+import { JoinedList } from './joined-list';
 import { useSentMarks } from './sent-marks';
 
 export function InviteCodesSection({ user }: { user: UserRecord }) {
@@ -14,6 +15,7 @@ export function InviteCodesSection({ user }: { user: UserRecord }) {
   const [error, setError] = useState<string | null>(null);
   const headingId = useId();
   const listId = useId();
+  const joinedId = useId();
   const isInitialUser = user.isInitialUser === true;
   const marks = useSentMarks(user.id);
   const [share] = useState(canShareLinks);
@@ -59,12 +61,12 @@ export function InviteCodesSection({ user }: { user: UserRecord }) {
       {codes.isPending ? (
         <p className="text-sm text-slate-700 dark:text-slate-300">Loading invite codes...</p>
       ) : null}
-      {codes.isSuccess && codes.data.length === 0 ? (
+      {codes.isSuccess && codes.data.codes.length === 0 ? (
         <p className="text-slate-700 dark:text-slate-300">No invite codes available.</p>
       ) : null}
-      {codes.isSuccess && codes.data.length > 0 ? (
+      {codes.isSuccess && codes.data.codes.length > 0 ? (
         <ul className="flex flex-col gap-2" aria-label="Your invite codes">
-          {codes.data.map((invite) => (
+          {codes.data.codes.map((invite) => (
             <li
               key={invite.id}
               className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-slate-200 px-3 py-2 dark:border-slate-700"
@@ -106,6 +108,7 @@ export function InviteCodesSection({ user }: { user: UserRecord }) {
       ) : null}
       {/* docs/product.md gives the initial user both buttons; each generates 5 codes. */}
       {isInitialUser ? <div>{generateButton('Generate Codes')}</div> : null}
+      {codes.isSuccess ? <JoinedList used={codes.data.used} headingId={joinedId} /> : null}
     </Card>
   );
 }
