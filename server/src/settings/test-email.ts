@@ -2,12 +2,13 @@ import {
   emailChangeMail,
   passwordResetMail,
   securityNotice,
+  signInCodeMail,
   verificationMail,
 } from '../accounts/mails.js';
 import type { AppContext } from '../core/context.js';
 import { fieldError, type FieldErrors, ValidationError } from '../core/errors.js';
 import { USERS_COLLECTION_ID, USERS_COLLECTION_NAME } from '../core/tokens.js';
-import { composeMail, type MailContent } from '../mail/compose.js';
+import type { MailContent } from '../mail/compose.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { EMAIL_MAX_LENGTH, isEmail } from '../tools/email.js';
 
@@ -33,6 +34,8 @@ const COLLECTIONS = ['', USERS_COLLECTION_NAME, USERS_COLLECTION_ID, '_superuser
 
 /** A token-shaped placeholder: the test mail's links show where a real one goes, and open nothing. */
 const TEST_TOKEN = 'TEST_TOKEN';
+/** The sign-in code mail's placeholder code (PocketBase's test mail shows a made-up one too). */
+const TEST_CODE = '12345678';
 
 export async function sendTestEmail(
   ctx: AppContext,
@@ -70,14 +73,7 @@ function testMail(ctx: AppContext, template: Template, email: string): MailConte
     case 'email-change':
       return emailChangeMail(appName, appUrl, TEST_TOKEN, email);
     case 'otp':
-      return composeMail({
-        appName,
-        subject: `Your ${appName} sign-in code`,
-        intro: `This is a test of the sign-in code mail. A real one shows the code to type, like this one: 123456.`,
-        action: `Open ${appName}`,
-        link: `${appUrl}/`,
-        outro: 'Nothing to do: an operator sent this test.',
-      });
+      return signInCodeMail(appName, TEST_CODE, 3);
     case 'login-alert':
       return securityNotice(
         appName,

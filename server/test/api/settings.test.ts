@@ -321,6 +321,10 @@ describe.each(DATABASES)('SMTP and the sender set in the settings on %s', (db) =
     await pb.settings.testEmail('_superusers', to, 'password-reset');
     const reset = await t.mail.waitForMailTo(to, 'Reset your Harbour password');
     expect(reset.text).toContain('https://desk.harbour.example.org/reset-password?token=');
+    // The sign-in code mail, with a made-up code.
+    await pb.settings.testEmail('', to, 'otp');
+    const otp = await t.mail.waitForMailTo(to, 'Your Harbour sign-in code');
+    expect(otp.text).toContain('12345678');
 
     // A bad SMTP port is refused as PocketBase refuses it; turning SMTP off is taken.
     const refused = await sdkError(pb.settings.update({ smtp: { port: 70000 } }));
