@@ -179,6 +179,23 @@ function onMemberPage(over: Record<string, unknown> = {}, routes: Record<string,
   });
 }
 
+/** An invite tree node (contract/admin.ts) with no children shown. */
+function treeNode(id: string, email: string) {
+  return {
+    id,
+    email,
+    name: '',
+    avatar: '',
+    created: '2026-11-20 10:00:00.000Z',
+    disabled: false,
+    isOperator: false,
+    inviterDeleted: false,
+    childCount: 0,
+    descendants: 0,
+    children: [],
+  };
+}
+
 /** A security log entry: defaults for what the test does not care about. */
 function logEvent(n: number, over: Record<string, unknown>) {
   const event: LogEventAnswer = {
@@ -387,6 +404,71 @@ describe('the operator console', () => {
     // Not an operator action: nobody named beside the member, and no operator id anywhere.
     expect(changed).not.toHaveTextContent(' · by ');
     expect(list).not.toHaveTextContent('operator000000');
+  });
+
+  it('the members list shows each member’s name and face', async () => {
+    const named = (n: number, over: Partial<MemberAnswer>) => ({ ...member(n), ...over });
+    const list: Handler = () =>
+      json(200, {
+        page: 1,
+        perPage: 30,
+        totalItems: 2,
+        totalPages: 1,
+        items: [
+          named(1, { name: 'Ada Lovelace', avatar: 'ada_k2j4h5g6f7.png' }),
+          named(2, { name: '' }),
+        ],
+      });
+    signedIn({
+      'GET /api/gatehouse/me': me(true),
+      'GET /api/admin/members': list,
+      'POST /api/files/token': () => json(200, { token: 'op-token' }),
+    });
+    renderApp('/admin');
+    const rows = within(await screen.findByRole('list', { name: 'Members' })).getAllByRole(
+      'listitem',
+    );
+    expect(rows[0]).toHaveTextContent('Ada Lovelace · Joined');
+    await waitFor(() =>
+      expect(rows[0]!.querySelector('img')).toHaveAttribute(
+        'src',
+        '/api/files/users/member000000001/ada_k2j4h5g6f7.png?thumb=100x100&token=op-token',
+      ),
+    );
+    // No photo: the initials of the email, beside it.
+    expect(rows[1]!.querySelector('img')).toBeNull();
+    expect(rows[1]).toHaveTextContent(/^Mmember2@example\.com/);
+  });
+
+  it('a member page says the name (or Not set) and shows the photo or initials', async () => {
+    onMemberPage(
+      { name: 'Grace Hopper', invitees: 1 },
+      {
+        'POST /api/files/token': () => json(200, { token: 'op-token' }),
+        'GET /api/admin/invite-tree': () =>
+          json(200, {
+            ...treeNode(TARGET.id, TARGET.email),
+            childCount: 1,
+            descendants: 1,
+            children: [
+              { ...treeNode('kid000000000001', 'kid@example.com'), name: 'Kit', avatar: 'k.png' },
+            ],
+          }),
+      },
+    );
+    renderApp(`/admin/members/${TARGET.id}`);
+    await screen.findByRole('heading', { level: 1, name: TARGET.email });
+    const details = screen.getByRole('region', { name: 'Details' });
+    expect(within(details).getByText('Name').nextSibling).toHaveTextContent('Grace Hopper');
+    expect(within(details).getByText('GH')).toBeInTheDocument();
+    const invited = await screen.findByRole('list', { name: 'People they invited' });
+    expect(within(invited).getByText('Kit')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(invited.querySelector('img')).toHaveAttribute(
+        'src',
+        '/api/files/users/kid000000000001/k.png?thumb=100x100&token=op-token',
+      ),
+    );
   });
 
   it('a search matching more members than the server counts says so, and still turns pages', async () => {

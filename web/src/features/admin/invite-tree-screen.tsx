@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { Avatar } from '../../components/avatar';
 import { Button } from '../../components/ui/button';
 import { TitledCard } from '../../components/ui/card';
 import { ScreenHeading, textLink, usePageTitle } from '../../components/ui/screen';
@@ -76,6 +77,7 @@ function Branch({
         ) : (
           <span className="inline-block min-w-24" aria-hidden="true" />
         )}
+        <Avatar member={node} size="sm" />
         <Link
           to="/admin/members/$id"
           params={{ id: node.id }}
@@ -83,6 +85,7 @@ function Branch({
         >
           {node.email}
         </Link>
+        {node.name ? <span className="text-sm font-medium wrap-anywhere">{node.name}</span> : null}
         <MemberBadges member={node} />
         {node.inviterDeleted ? <Badge tone="amber">Inviter deleted</Badge> : null}
         <span className="text-sm text-slate-700 dark:text-slate-300">

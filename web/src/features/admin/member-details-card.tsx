@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
+import { Avatar } from '../../components/avatar';
 import { TitledCard } from '../../components/ui/card';
 import { textLink } from '../../components/ui/screen';
 import { formatDateTime } from '../../lib/dates';
@@ -33,7 +34,9 @@ function Detail({ term, children, mono }: { term: string; children: ReactNode; m
 export function MemberDetailsCard({ member }: { member: MemberDetail }) {
   return (
     <TitledCard title="Details">
+      <Avatar member={member} size="lg" />
       <dl className="grid grid-cols-1 gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
+        <Detail term="Name">{member.name || 'Not set'}</Detail>
         <Detail term="Email">{member.email}</Detail>
         <Detail term="User ID" mono>
           {member.id}

@@ -1,5 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { Avatar } from '../../components/avatar';
 import { TitledCard } from '../../components/ui/card';
 import { textLink } from '../../components/ui/screen';
 import { adminErrorMessage, type MemberDetail, type TreeNode } from './api';
@@ -37,6 +38,7 @@ export function MemberInviteesCard({
         <ul className="flex flex-col gap-1" aria-label="People they invited">
           {invitees.data.children.slice(0, INVITEES_SHOWN).map((child) => (
             <li key={child.id} className="flex flex-wrap items-center gap-2">
+              <Avatar member={child} size="sm" />
               <Link
                 to="/admin/members/$id"
                 params={{ id: child.id }}
@@ -44,6 +46,11 @@ export function MemberInviteesCard({
               >
                 {child.email}
               </Link>
+              {child.name ? (
+                <span className="text-sm text-slate-700 wrap-anywhere dark:text-slate-300">
+                  {child.name}
+                </span>
+              ) : null}
               <MemberBadges member={child} />
             </li>
           ))}

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { Avatar } from '../../components/avatar';
 import { Button } from '../../components/ui/button';
 import { Card, TitledCard } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -143,20 +144,26 @@ export function MembersScreen({
               aria-busy={current.isPlaceholderData}
             >
               {members.map((member) => (
-                <li key={member.id} className="flex flex-col gap-1 py-2 first:pt-0 last:pb-0">
-                  <p className="flex flex-wrap items-center gap-2">
-                    <Link
-                      to="/admin/members/$id"
-                      params={{ id: member.id }}
-                      className={`${textLink} wrap-anywhere`}
-                    >
-                      {member.email}
-                    </Link>
-                    <MemberBadges member={member} />
-                  </p>
-                  <p className="text-sm text-slate-700 dark:text-slate-300">
-                    Joined {formatDateTime(member.created)}
-                  </p>
+                <li key={member.id} className="flex items-center gap-3 py-2 first:pt-0 last:pb-0">
+                  <Avatar member={member} size="md" />
+                  <div className="flex min-w-0 flex-col gap-1">
+                    <p className="flex flex-wrap items-center gap-2">
+                      <Link
+                        to="/admin/members/$id"
+                        params={{ id: member.id }}
+                        className={`${textLink} wrap-anywhere`}
+                      >
+                        {member.email}
+                      </Link>
+                      <MemberBadges member={member} />
+                    </p>
+                    <p className="text-sm text-slate-700 dark:text-slate-300">
+                      {member.name ? (
+                        <span className="font-medium wrap-anywhere">{member.name} · </span>
+                      ) : null}
+                      Joined {formatDateTime(member.created)}
+                    </p>
+                  </div>
                 </li>
               ))}
             </ul>
