@@ -392,8 +392,11 @@ function holds(op: string, order: number): boolean {
 }
 
 function evaluate(t: Tree, rec: Rec): boolean {
-  if (t.k === 'and') return t.items.every((i) => evaluate(i, rec));
-  if (t.k === 'or') return t.items.some((i) => evaluate(i, rec));
+  if (t.k !== 'cmp') {
+    return t.k === 'and'
+      ? t.items.every((i) => evaluate(i, rec))
+      : t.items.some((i) => evaluate(i, rec));
+  }
   if (t.op === '~' || t.op === '!~') {
     const text = String(value(t.left, rec, 'text'));
     return like(text, pattern((t.right as { v: string }).v)) === (t.op === '~');
