@@ -259,10 +259,15 @@ test('a second member signs up with the copied invite link and verifies', async 
   await page.getByRole('button', { name: 'Go to Login' }).click();
   await expectLoginScreen(page);
 
-  // The code is used up: it left the inviter's list.
+  // The code is used up: it left the inviter's open list, for Joined with Your Codes.
   await ada$.reload();
   await expect(ada$.getByRole('button', { name: 'Copy Invite', exact: true })).toHaveCount(9);
-  await expect(ada$.getByText(code, { exact: true })).toHaveCount(0);
+  await expect(
+    ada$.getByRole('list', { name: 'Your invite codes' }).getByText(code, { exact: true }),
+  ).toHaveCount(0);
+  await expect(
+    ada$.getByRole('list', { name: 'Joined with Your Codes' }).getByText(code, { exact: true }),
+  ).toHaveCount(1);
 });
 
 test("the second member opens What's New from the banner and has no generate buttons", async () => {

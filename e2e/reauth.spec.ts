@@ -12,6 +12,7 @@ import { throughProviderPopup, newProviderLogin } from './support/provider-popup
 import { ageSessions, CONFIRM_DIALOG } from './support/reauth';
 import { totpCode } from './support/totp';
 import {
+  enterSecondStepCode,
   control,
   expectHomeScreen,
   fillLogin,
@@ -152,8 +153,7 @@ test('two-step sign-in on: a code from the authenticator app confirms', async ({
   await page.goto('/');
   await fillLogin(page, member.email, member.password);
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await page.getByLabel('Authentication Code', { exact: true }).fill(recoveryCodes[0] ?? '');
-  await page.getByRole('button', { name: 'Verify' }).click();
+  await enterSecondStepCode(page, recoveryCodes[0] ?? '');
   await expectHomeScreen(page);
   await openSettings(page);
   ageSessions(reauth.server, member.id);

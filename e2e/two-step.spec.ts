@@ -1,7 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import { type Member, serverWithInitial, signUpVerified, turnOnTwoStep } from './support/api';
 import { checkScreen } from './support/checks';
-import { control, expectHomeScreen, expectLoginScreen, fillLogin } from './support/ui';
+import {
+  control,
+  enterSecondStepCode,
+  expectHomeScreen,
+  expectLoginScreen,
+  fillLogin,
+} from './support/ui';
 import { totpCode } from './support/totp';
 
 /**
@@ -30,9 +36,9 @@ async function passwordStep(page: Page, member: Member): Promise<void> {
   await expect(secondStepHeading(page)).toBeFocused();
 }
 
+/** The app's code in the digit fields (they submit themselves), a recovery code in its field. */
 async function enterCode(page: Page, code: string): Promise<void> {
-  await page.getByLabel('Authentication Code', { exact: true }).fill(code);
-  await page.getByRole('button', { name: 'Verify' }).click();
+  await enterSecondStepCode(page, code);
 }
 
 async function logOut(page: Page): Promise<void> {

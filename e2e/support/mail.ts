@@ -61,3 +61,14 @@ export const RESET_SUBJECT = 'Reset your Gatehouse password';
 export const EMAIL_CHANGE_SUBJECT = 'Confirm your new Gatehouse email';
 export const PASSWORD_CHANGED_SUBJECT = 'Your Gatehouse password was changed';
 export const EMAIL_CHANGED_SUBJECT = 'Your Gatehouse email was changed';
+export const SIGN_IN_CODE_SUBJECT = 'Your Gatehouse sign-in code';
+
+/** The sign-in code of a mail: 8 digits on a line of their own in the plain-text part. */
+export function signInCodeIn(mail: CapturedMail): string {
+  const code = /^\s*(\d{8})\s*$/m.exec(mail.text)?.[1];
+  if (!code) throw new Error(`No sign-in code in the mail:\n${mail.text}`);
+  if (!mail.html.includes(code)) {
+    throw new Error(`The HTML part of "${mail.subject}" does not carry the code`);
+  }
+  return code;
+}

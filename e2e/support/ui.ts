@@ -44,6 +44,34 @@ export async function fillSignUp(
 }
 
 /**
+ * The login screen's second step (two-step sign-in): the authenticator app's 6 digits go in the
+ * "Authentication Code" digit fields, which submit themselves once whole; a recovery code goes in
+ * the text field "Use a recovery code" opens, then Verify.
+ */
+export async function enterSecondStepCode(page: Page, code: string): Promise<void> {
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Two-Step Verification' }),
+  ).toBeVisible();
+  const appCode = /^\d{6}$/.test(code);
+  const toggle = page.getByRole('button', {
+    name: appCode ? 'Use a 6-digit code' : 'Use a recovery code',
+    exact: true,
+  });
+  if (await toggle.isVisible()) await toggle.click();
+  if (appCode) {
+    await digitFields(page, 'Authentication Code').first().fill(code);
+    return;
+  }
+  await page.getByLabel('Authentication Code', { exact: true }).fill(code);
+  await page.getByRole('button', { name: 'Verify', exact: true }).click();
+}
+
+/** The fields of a code typed one digit per field (the group is named by its legend). */
+export function digitFields(page: Page, group: string): Locator {
+  return page.getByRole('group', { name: group, exact: true }).getByRole('textbox');
+}
+
+/**
  * Holds every request to `path` until `release()` is called, so a busy state can be seen for
  * sure. Returns a promise for the moment the first request is being held.
  */
