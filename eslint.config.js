@@ -3,9 +3,10 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 // Server layers, bottom to top: tools → db → core → http → features (accounts, invites, mail,
-// sessions, audit, two-step, passkeys, providers, admin, metrics, realtime, settings, backups) →
+// sessions, audit, two-step, passkeys, providers, admin, metrics, realtime, logs, crons, settings,
+// backups) →
 // the composition root (app.ts, server.ts, main.ts, cli.ts). A folder imports only from below it;
-// a feature uses another feature only through that feature's public modules.
+// a feature uses another feature only through that feature's one public module, its service.ts.
 const composition = ['../app.js', '../server.js', '../main.js', '../cli.js', '../ways-in-kinds.js'];
 const features = [
   '../accounts/*',
@@ -19,6 +20,8 @@ const features = [
   '../admin/*',
   '../metrics/*',
   '../realtime/*',
+  '../logs/*',
+  '../crons/*',
   '../settings/*',
   '../backups/*',
 ];
@@ -74,20 +77,20 @@ const serverBoundaries = [
     [...composition, ...features.filter((f) => f !== '../audit/*')],
     'audit/ builds on core/ and http/ only.',
   ),
-  // Two-step sign-in and passkeys build on core/ and http/, like sessions/, and use accounts/ only
-  // for the password check, the notice mails and the device cookie (the second step completes a
-  // password sign-in); the second step itself is core/second-step.ts, so accounts/ needs neither.
+  // Each feature offers others one public module, its `service.ts`; everything else in a feature
+  // folder is its own. Two-step sign-in and passkeys build on core/ and http/, like sessions/, and
+  // use accounts/' service for the password check, the notice mails and the device cookie (the
+  // second step completes a password sign-in); the second step itself is core/second-step.ts, so
+  // accounts/ needs neither.
   ...['two-step', 'passkeys'].map((name) =>
     serverLayer(
       [`server/src/${name}/**`],
       [
         ...composition,
         ...features.filter((f) => f !== `../${name}/*`),
-        '!../accounts/passwords.js',
-        '!../accounts/notices.js',
-        '!../accounts/device-cookie.js',
+        '!../accounts/service.js',
       ],
-      `${name}/ builds on core/ and http/; from other features only accounts/passwords.ts, accounts/notices.ts and accounts/device-cookie.ts.`,
+      `${name}/ builds on core/ and http/; from other features only accounts/service.ts.`,
     ),
   ),
   // Sign-in with a provider signs up through accounts/' sign-up (its invite checks and single-use
@@ -98,19 +101,17 @@ const serverBoundaries = [
       ...composition,
       ...features.filter((f) => f !== '../providers/*'),
       '!../accounts/service.js',
-      '!../accounts/notices.js',
     ],
-    'providers/ builds on core/ and http/; from other features only accounts/service.ts and accounts/notices.ts.',
+    'providers/ builds on core/ and http/; from other features only accounts/service.ts.',
   ),
   serverLayer(
     ['server/src/invites/**'],
     [
       ...composition,
       ...features.filter((f) => f !== '../invites/*'),
-      '!../mail/outbox.js',
-      '!../mail/compose.js',
+      '!../mail/service.js',
     ],
-    'invites/ does not depend on accounts/ (accounts/ uses invites/service.ts); mail only through outbox.ts and compose.ts.',
+    'invites/ does not depend on accounts/ (accounts/ uses invites/service.ts); mail only through mail/service.ts.',
   ),
   serverLayer(
     ['server/src/accounts/**'],
@@ -118,10 +119,9 @@ const serverBoundaries = [
       ...composition,
       ...features.filter((f) => f !== '../accounts/*'),
       '!../invites/service.js',
-      '!../mail/outbox.js',
-      '!../mail/compose.js',
+      '!../mail/service.js',
     ],
-    'accounts/ uses another feature only through its public module: invites/service.ts, mail/outbox.ts, mail/compose.ts (two-step/ and passkeys/ build on accounts/, not the other way).',
+    'accounts/ uses another feature only through its public module: invites/service.ts, mail/service.ts (two-step/ and passkeys/ build on accounts/, not the other way).',
   ),
   serverLayer(
     ['server/src/admin/**'],
@@ -129,14 +129,20 @@ const serverBoundaries = [
       ...composition,
       ...features.filter((f) => f !== '../admin/*'),
       '!../accounts/service.js',
-      // The notice mail of an operator's change to a member's sign-in (resetting two-step).
-      '!../accounts/notices.js',
       '!../invites/service.js',
-      '!../mail/outbox.js',
-      '!../mail/compose.js',
-      '!../audit/queries.js',
+      '!../mail/service.js',
+      '!../audit/service.js',
     ],
-    'admin/ uses another feature only through its public module: accounts/service.ts, accounts/notices.ts, invites/service.ts, mail/outbox.ts, mail/compose.ts, audit/queries.ts.',
+    'admin/ uses another feature only through its public module: accounts/service.ts, invites/service.ts, mail/service.ts, audit/service.ts.',
+  ),
+  // The request log and the scheduled jobs' API are the operators': they build on core/ (the job
+  // registry is core/cron.ts, so any feature can have a job) and http/ only.
+  ...['logs', 'crons'].map((name) =>
+    serverLayer(
+      [`server/src/${name}/**`],
+      [...composition, ...features.filter((f) => f !== `../${name}/*`)],
+      `${name}/ builds on core/ and http/ only.`,
+    ),
   ),
   // The app's settings send their test mail through the outbox, in the members' own templates.
   serverLayer(
@@ -144,11 +150,10 @@ const serverBoundaries = [
     [
       ...composition,
       ...features.filter((f) => f !== '../settings/*'),
-      '!../mail/outbox.js',
-      '!../mail/compose.js',
-      '!../accounts/mails.js',
+      '!../mail/service.js',
+      '!../accounts/service.js',
     ],
-    'settings/ builds on core/ and http/; from other features only mail/outbox.ts, mail/compose.ts and accounts/mails.ts.',
+    'settings/ builds on core/ and http/; from other features only mail/service.ts and accounts/service.ts.',
   ),
   serverLayer(
     ['server/src/backups/**'],
@@ -157,8 +162,8 @@ const serverBoundaries = [
   ),
   serverLayer(
     ['server/src/metrics/**'],
-    [...composition, ...features.filter((f) => f !== '../metrics/*'), '!../mail/outbox.js'],
-    'metrics/ reads other features only through their public module (mail/outbox.ts).',
+    [...composition, ...features.filter((f) => f !== '../metrics/*'), '!../mail/service.js'],
+    'metrics/ reads other features only through their public module (mail/service.ts).',
   ),
 ];
 

@@ -14,7 +14,7 @@ import { Tokens } from '../core/tokens.js';
 import { findUserByEmail, findUserByToken } from '../core/users.js';
 import { isUniqueViolation } from '../db/connect.js';
 import type { User } from '../db/schema.js';
-import { enqueueMail } from '../mail/outbox.js';
+import { enqueueMail } from '../mail/service.js';
 import { isEmail, normalizeEmail } from '../tools/email.js';
 import { newSecret } from '../tools/random.js';
 import { formatDate } from '../tools/time.js';

@@ -3,7 +3,7 @@ import type { AppContext, Client } from '../core/context.js';
 import { inTransaction } from '../core/transaction.js';
 import { findUserById, userRecord } from '../core/users.js';
 import { deleteCodesOf } from '../invites/service.js';
-import { deleteQueuedMailOf } from '../mail/outbox.js';
+import { deleteQueuedMailOf } from '../mail/service.js';
 import { filesOf } from './avatars.js';
 
 /**

@@ -1,4 +1,4 @@
-import { composeMail, type MailContent } from '../mail/compose.js';
+import { composeMail, type MailContent } from '../mail/service.js';
 
 /** The mails of the account actions, each with its link. */
 

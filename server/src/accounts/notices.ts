@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { AppContext, Client } from '../core/context.js';
 import type { Database, User } from '../db/schema.js';
-import { enqueueMail } from '../mail/outbox.js';
+import { enqueueMail } from '../mail/service.js';
 import { securityNotice } from './mails.js';
 
 /**

@@ -9,7 +9,7 @@ import {
 } from '../core/errors.js';
 import { Tokens } from '../core/tokens.js';
 import type { Database, User } from '../db/schema.js';
-import { enqueueMail } from '../mail/outbox.js';
+import { enqueueMail } from '../mail/service.js';
 import { isEmail, normalizeEmail } from '../tools/email.js';
 import { fromNow, nowString } from '../tools/time.js';
 import { ACCOUNT_LIMITS } from './limits.js';

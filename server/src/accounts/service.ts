@@ -1,9 +1,22 @@
 /**
- * What accounts/ offers other features (the operator console): deleting an account exactly as
- * self-deletion does, and sending a verification mail on an operator's request; auth-methods
- * (providers/) tells how long a sign-in code by email lives.
+ * What accounts/ offers other features, its one public module: deleting an account exactly as
+ * self-deletion does and a verification mail on an operator's request (admin/); signing up with
+ * a provider (providers/); how long a sign-in code by email lives (auth-methods); the security
+ * notice mail of a credential change (two-step/, passkeys/, providers/, admin/); the password check
+ * (two-step/); the device cookie a completed sign-in sets (two-step/); the member mails' templates
+ * (settings/' test email).
  */
 export { deleteAccount } from './delete-account.js';
 export { resendVerificationMail } from './request-mail.js';
 export { signUpWithProvider, type ProviderSignUpInput } from './sign-up.js';
 export { CODE_LIFETIME_MS as SIGN_IN_CODE_LIFETIME_MS } from './sign-in-code.js';
+export { queueNotice } from './notices.js';
+export { isCurrentPassword } from './passwords.js';
+export { rememberDevice } from './device-cookie.js';
+export {
+  emailChangeMail,
+  passwordResetMail,
+  securityNotice,
+  signInCodeMail,
+  verificationMail,
+} from './mails.js';

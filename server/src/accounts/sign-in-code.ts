@@ -16,7 +16,7 @@ import { findUserById } from '../core/users.js';
 import { databaseKind } from '../db/connect.js';
 import type { Database, EmailCode, User } from '../db/schema.js';
 import { HttpError } from '../http/envelope.js';
-import { enqueueMail } from '../mail/outbox.js';
+import { enqueueMail } from '../mail/service.js';
 import { isEmail, normalizeEmail } from '../tools/email.js';
 import { newId, newSecret, randomString } from '../tools/random.js';
 import { formatDate, nowString } from '../tools/time.js';

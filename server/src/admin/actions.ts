@@ -1,6 +1,5 @@
-import { queueNotice } from '../accounts/notices.js';
-import { CLI_ACTOR } from '../audit/queries.js';
-import { deleteAccount, resendVerificationMail } from '../accounts/service.js';
+import { CLI_ACTOR } from '../audit/service.js';
+import { deleteAccount, queueNotice, resendVerificationMail } from '../accounts/service.js';
 import { recordEvent, type SecurityEventType } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
 import {

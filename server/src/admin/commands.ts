@@ -9,7 +9,7 @@ import { loadSigningSecret, tokenSecrets } from '../core/tokens.js';
 import { findUserByEmail, isOperator } from '../core/users.js';
 import { openDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrations/index.js';
-import { CLI_ACTOR } from '../audit/queries.js';
+import { CLI_ACTOR } from '../audit/service.js';
 import { deleteMember, disableMember, enableMember, resetTwoStep, setOperator } from './actions.js';
 import { emailContains } from './members.js';
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { memberEvents, lastSignIn } from '../audit/queries.js';
+import { memberEvents, lastSignIn } from '../audit/service.js';
 import type { AppContext } from '../core/context.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { listSessions } from '../core/sessions.js';

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as C from '../../../contract/admin.js';
 import { listRecords } from '../../../contract/accounts.js';
 import * as Collections from '../../../contract/collections.js';
-import { allEvents } from '../audit/queries.js';
+import { allEvents } from '../audit/service.js';
 import type { AppContext } from '../core/context.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
 import { isOperator } from '../core/users.js';
@@ -12,8 +12,13 @@ import { assertFresh } from '../core/reauth.js';
 import { authUser, requireAuth, requireUser } from '../http/auth.js';
 import { clientOf } from '../http/client.js';
 import { listAnswer, listQuery } from '../http/list.js';
-import { composeMail } from '../mail/compose.js';
-import { enqueueMail, listQueuedMail, mailStats, retryMailNow } from '../mail/outbox.js';
+import {
+  composeMail,
+  enqueueMail,
+  listQueuedMail,
+  mailStats,
+  retryMailNow,
+} from '../mail/service.js';
 import {
   deleteMember,
   disableMember,

@@ -6,7 +6,7 @@ import * as C from '../../../contract/system.js';
 import type { AppContext } from '../core/context.js';
 import { bearerToken } from '../http/auth.js';
 import { HttpError } from '../http/envelope.js';
-import { mailStats } from '../mail/outbox.js';
+import { mailStats } from '../mail/service.js';
 import { nowString } from '../tools/time.js';
 
 const SIGN_IN_ROUTE = '/api/collections/users/auth-with-password';

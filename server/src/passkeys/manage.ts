@@ -1,6 +1,6 @@
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { webauthn } from './webauthn.js';
-import { queueNotice } from '../accounts/notices.js';
+import { queueNotice } from '../accounts/service.js';
 import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
 import {

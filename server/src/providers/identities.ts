@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { queueNotice } from '../accounts/notices.js';
+import { queueNotice } from '../accounts/service.js';
 import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
 import type { Database, ExternalAuth, User } from '../db/schema.js';

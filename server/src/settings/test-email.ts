@@ -4,12 +4,11 @@ import {
   securityNotice,
   signInCodeMail,
   verificationMail,
-} from '../accounts/mails.js';
+} from '../accounts/service.js';
 import type { AppContext } from '../core/context.js';
 import { fieldError, type FieldErrors, ValidationError } from '../core/errors.js';
 import { USERS_COLLECTION_ID, USERS_COLLECTION_NAME } from '../core/tokens.js';
-import type { MailContent } from '../mail/compose.js';
-import { enqueueMail } from '../mail/outbox.js';
+import { enqueueMail, type MailContent } from '../mail/service.js';
 import { EMAIL_MAX_LENGTH, isEmail } from '../tools/email.js';
 
 /**

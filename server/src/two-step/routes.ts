@@ -6,7 +6,7 @@ import { signIn } from '../core/sign-in.js';
 import { userRecord } from '../core/users.js';
 import { ForbiddenError, VERIFY_EMAIL_FIRST } from '../core/errors.js';
 import { requireFreshUser, requireUser } from '../http/auth.js';
-import { rememberDevice } from '../accounts/device-cookie.js';
+import { rememberDevice } from '../accounts/service.js';
 import { clientOf as client } from '../http/client.js';
 import {
   disableTotp,

@@ -1,6 +1,5 @@
 import type QRCode from 'qrcode';
-import { queueNotice } from '../accounts/notices.js';
-import { isCurrentPassword } from '../accounts/passwords.js';
+import { isCurrentPassword, queueNotice } from '../accounts/service.js';
 import { recordEvent, type SecurityEventType } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
 import {
