@@ -32,6 +32,10 @@ import { adminRoutes } from './admin/routes.js';
 import { metricsRoutes } from './metrics/routes.js';
 import { realtimeRoutes } from './realtime/routes.js';
 import type { BrokerOptions } from './realtime/broker.js';
+import type { Crons } from './core/cron.js';
+import { cronRoutes } from './crons/routes.js';
+import type { RequestLog } from './logs/request-log.js';
+import { logsRoutes } from './logs/routes.js';
 import { settingsRoutes } from './settings/routes.js';
 import { backupRoutes } from './backups/routes.js';
 
@@ -59,7 +63,14 @@ export function buildApp(
   ctx: AppContext,
   webApp: WebApp,
   log: Logger,
-  options: { realtime?: BrokerOptions; routes?: Array<{ method: string; url: string }> } = {},
+  options: {
+    realtime?: BrokerOptions;
+    routes?: Array<{ method: string; url: string }>;
+    /** The request log (logs/): every API request is recorded, and operators read it. */
+    requestLog?: RequestLog;
+    /** The scheduled jobs operators list and run (core/cron.ts). */
+    crons?: Crons;
+  } = {},
 ) {
   const securityHeaders = {
     'x-content-type-options': 'nosniff',
@@ -76,6 +87,8 @@ export function buildApp(
   };
   // One line per request (logRequest below), or none when info is off.
   const logRequests = log.isLevelEnabled('info');
+  // An entry per API request in the request log (logs/request-log.ts).
+  const requestLog = options.requestLog;
   const app = Fastify({
     loggerInstance: log,
     childLoggerFactory: (parent, bindings, options) =>
@@ -96,6 +109,7 @@ export function buildApp(
     frameworkErrors: (error, request, reply) => {
       reply.headers(securityHeaders);
       if (logRequests) reply.raw.once('finish', () => logRequest(request, reply));
+      if (requestLog && isApi(request)) requestLog.recordUnmatched(request, reply);
       const answer = (err: unknown) => replyWithError(err, request, reply, redactUrl);
       if (!isApi(request)) return answer(routerError(error));
       reply.header('cache-control', 'no-store');
@@ -107,6 +121,10 @@ export function buildApp(
   });
   app.addHook('onRoute', (route) => {
     withBodyReading(route);
+    // Each API route's own onResponse hook, which knows its pattern (logs/request-log.ts).
+    if (requestLog && (route.url === '/api' || route.url.startsWith('/api/'))) {
+      requestLog.attach(route);
+    }
     for (const method of [route.method].flat()) options.routes?.push({ method, url: route.url });
   });
   // Each request's auth, loaded once (http/auth.ts): a declared slot keeps request objects alike.
@@ -192,6 +210,7 @@ export function buildApp(
     if (!isApi(request) && (request.method === 'GET' || request.method === 'HEAD')) {
       return webApp.serve(request, reply);
     }
+    if (requestLog && isApi(request)) requestLog.recordUnmatched(request, reply);
     return reply.code(404).send(envelope(404));
   });
 
@@ -216,6 +235,8 @@ export function buildApp(
   app.register(passkeyRoutes(ctx));
   app.register(providerRoutes(ctx));
   app.register(adminRoutes(ctx));
+  if (requestLog) app.register(logsRoutes(ctx, requestLog));
+  if (options.crons) app.register(cronRoutes(ctx, options.crons));
   app.register(settingsRoutes(ctx));
   app.register(backupRoutes(ctx));
   app.register(realtime.plugin);

@@ -161,6 +161,7 @@ const envSchema = z.object({
   SESSION_MAX_DAYS: int('SESSION_MAX_DAYS', 30, 1, 3650),
   REAUTH_MINUTES: int('REAUTH_MINUTES', 10, 1, 1440),
   AUDIT_RETENTION_DAYS: int('AUDIT_RETENTION_DAYS', 90, 1, 3650),
+  LOGS_RETENTION_DAYS: int('LOGS_RETENTION_DAYS', 5, 0, 3650),
   METRICS_TOKEN: z
     .string()
     .optional()
@@ -305,6 +306,11 @@ export interface Config {
   reauthMinutes: number;
   /** How long security events are kept. */
   auditRetentionDays: number;
+  /**
+   * How long the request log keeps its entries (days; 0: none kept). When LOGS_RETENTION_DAYS is
+   * set it wins over the settings' logs.maxDays; unset, this is that field's default (PocketBase's 5).
+   */
+  logsRetentionDays: number;
   /** Enables GET /api/metrics for this bearer token. */
   metricsToken: string | undefined;
   /** Sign-in providers (OAUTH2_PROVIDERS), in the order given; empty: none. */
@@ -327,6 +333,7 @@ export const SETTINGS_VARIABLES = [
   'INVITES_PER_USER',
   'SESSION_MAX_DAYS',
   'AUDIT_RETENTION_DAYS',
+  'LOGS_RETENTION_DAYS',
 ] as const;
 export type SettingsVariable = (typeof SETTINGS_VARIABLES)[number];
 
@@ -374,6 +381,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionMaxDays: e.SESSION_MAX_DAYS,
     reauthMinutes: e.REAUTH_MINUTES,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    logsRetentionDays: e.LOGS_RETENTION_DAYS,
     metricsToken: e.METRICS_TOKEN,
     providers,
     providerTimeoutMs: e.OAUTH2_TIMEOUT_MS,

@@ -1,46 +1,49 @@
 import { deleteExpiredSignInCodes } from './accounts/sign-in-code.js';
 import { deleteOldEvents } from './audit/queries.js';
 import type { AppContext } from './core/context.js';
+import type { Crons } from './core/cron.js';
 import { deleteExpiredMfa } from './core/second-step.js';
 import { deleteExpiredChallenges } from './passkeys/challenges.js';
 import { deleteExpiredSessions } from './core/sessions.js';
+import { deleteLogsBefore, type LogStore } from './logs/store.js';
 import { deleteOldMailLog } from './mail/outbox.js';
+import { fromNow } from './tools/time.js';
 
-const EVERY_MS = 60 * 60_000;
+const DAY_MS = 24 * 60 * 60_000;
 
 /**
- * Periodic clean-up that no request waits for: security events past AUDIT_RETENTION_DAYS and
- * sessions past their absolute end (already refused; this only frees the rows). Runs a minute
- * after start and then hourly; with several instances each runs it, which is harmless (the
- * deletes are idempotent and batched).
+ * The clean-up no request waits for, as scheduled jobs (core/cron.ts; UTC, at different minutes
+ * so that they do not all start at once). Each deletes rows already refused or past their
+ * retention, idempotently and in batches; each run is recorded in the request log with what it
+ * deleted, and an operator can run one now (POST /api/crons/{id}).
+ *
+ * | job                         | when                | deletes                                          |
+ * | --------------------------- | ------------------- | ------------------------------------------------ |
+ * | `sessions_cleanup`          | hourly, at :00      | sessions past their absolute end                 |
+ * | `challenges_cleanup`        | hourly, at :10      | sign-ins under way past their end: second steps, |
+ * |                             |                     | passkey challenges, emailed sign-in codes        |
+ * | `security_events_retention` | hourly, at :20      | security events past AUDIT_RETENTION_DAYS        |
+ * | `mail_log_cleanup`          | hourly, at :30      | the delivery counts past a day                   |
+ * | `logs_retention`            | every 6 hours, :40  | request log entries past logs.maxDays            |
  */
-export function startHousekeeping(ctx: AppContext): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    running ??= (async () => {
-      try {
-        const events = await deleteOldEvents(ctx);
-        const sessions = await deleteExpiredSessions(ctx.db);
-        await deleteExpiredMfa(ctx.db);
-        await deleteExpiredChallenges(ctx.db);
-        await deleteExpiredSignInCodes(ctx.db);
-        await deleteOldMailLog(ctx.db);
-        if (events || sessions)
-          ctx.log.info({ events, sessions }, 'housekeeping: old rows deleted');
-      } catch (err) {
-        ctx.log.warn({ err }, 'housekeeping failed; will try again');
-      } finally {
-        running = undefined;
-      }
-    })();
-  };
-  const first = setTimeout(run, 60_000);
-  const timer = setInterval(run, EVERY_MS);
-  first.unref();
-  timer.unref();
-  return async () => {
-    clearTimeout(first);
-    clearInterval(timer);
-    await running;
-  };
+export function registerHousekeeping(crons: Crons, ctx: AppContext, logs: LogStore): void {
+  crons.add('sessions_cleanup', '0 * * * *', async () => ({
+    sessions: await deleteExpiredSessions(ctx.db),
+  }));
+  crons.add('challenges_cleanup', '10 * * * *', async () => ({
+    secondSteps: await deleteExpiredMfa(ctx.db),
+    passkeyChallenges: await deleteExpiredChallenges(ctx.db),
+    signInCodes: await deleteExpiredSignInCodes(ctx.db),
+  }));
+  crons.add('security_events_retention', '20 * * * *', async () => ({
+    events: await deleteOldEvents(ctx),
+  }));
+  crons.add('mail_log_cleanup', '30 * * * *', async () => ({
+    mailLog: await deleteOldMailLog(ctx.db),
+  }));
+  // PocketBase's __pbLogsCleanup__ runs every 6 hours too. With logs.maxDays (LOGS_RETENTION_DAYS)
+  // at 0 nothing is logged, and this deletes what an earlier setting kept.
+  crons.add('logs_retention', '40 */6 * * *', async () => ({
+    logs: await deleteLogsBefore(logs, fromNow(-ctx.settings.logsMaxDays * DAY_MS)),
+  }));
 }

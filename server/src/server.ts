@@ -12,7 +12,10 @@ import { migrateToLatest } from './db/migrations/index.js';
 import { preparedQueries } from './db/prepared.js';
 import { WebApp } from './http/web-app.js';
 import { bootstrapInviteLink, InitialUserExistsError } from './invites/service.js';
-import { startHousekeeping } from './housekeeping.js';
+import { registerHousekeeping } from './housekeeping.js';
+import { type CronRun, Crons } from './core/cron.js';
+import { RequestLog } from './logs/request-log.js';
+import { openLogStore } from './logs/store.js';
 import { createLogger } from './logger.js';
 import { settingsTransport } from './mail/transport.js';
 import { MailWorker } from './mail/worker.js';
@@ -37,6 +40,11 @@ export interface RunningServer {
 export interface StartOptions {
   /** false: no logs (tests); a pino logger: that one. Default: pino at config.logLevel to stdout. */
   logger?: boolean | Logger;
+  /**
+   * Scheduled jobs besides the housekeeping ones (core/cron.ts), each `{id, expression, run}`:
+   * tests add theirs here. A feature's own job is registered below, beside registerHousekeeping.
+   */
+  jobs?: Array<{ id: string; expression: string; run: CronRun }>;
 }
 
 /** config → database → migrations → services → HTTP → mail worker. */
@@ -117,10 +125,26 @@ export async function startServer(
       queries,
     });
     await ctx.settings.reload();
-    cleanup.push(startHousekeeping(ctx));
+    // The request log (logs/): DATA_DIR/auxiliary.db or PostgreSQL's logs table. Closed after
+    // HTTP and the jobs (cleanup runs in reverse), so their last rows are written.
+    const requestLog = new RequestLog(
+      openLogStore({ kind: database.kind, dataDir: config.dataDir, db }),
+      // Kept while the settings' logs.maxDays (LOGS_RETENTION_DAYS) is above 0.
+      { log, keep: () => ctx.settings.logsMaxDays > 0 },
+    );
+    cleanup.push(() => requestLog.close());
+    // Scheduled jobs (core/cron.ts): instances sharing PostgreSQL claim each scheduled run.
+    const crons = new Crons({
+      db: database.kind === 'postgres' ? db : undefined,
+      log,
+      onRun: (report) => requestLog.cronRun(report),
+    });
+    registerHousekeeping(crons, ctx, requestLog.store);
+    for (const job of options.jobs ?? []) crons.add(job.id, job.expression, job.run);
+    cleanup.push(() => crons.stop());
     const webApp = await WebApp.load(config.webDist, config);
     const routes: RunningServer['routes'] = [];
-    const app = buildApp(ctx, webApp, log, { routes });
+    const app = buildApp(ctx, webApp, log, { routes, requestLog, crons });
     // Closing order (reversed): HTTP first (in-flight requests finish), then the worker.
     cleanup.push(() => worker.stop());
     cleanup.push(() => app.close());
@@ -128,6 +152,7 @@ export async function startServer(
     database.serveRequests();
     await app.listen({ port: config.port, host: config.host });
     worker.start();
+    crons.start();
 
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -58,6 +58,7 @@ export const SET_BY: Record<SettingsVariable, readonly SettingPath[]> = {
   INVITES_PER_USER: ['gatehouse.invitesPerMember'],
   SESSION_MAX_DAYS: ['gatehouse.sessionMaxDays'],
   AUDIT_RETENTION_DAYS: ['gatehouse.auditRetentionDays'],
+  LOGS_RETENTION_DAYS: ['logs.maxDays'],
 };
 
 /** The one secret among them: sealed in the database, never sent back. */
@@ -122,7 +123,7 @@ export class Settings {
         cron: this.text('backups.cron', ''),
         cronMaxKeep: this.number('backups.cronMaxKeep', 3),
       },
-      logs: { maxDays: this.number('logs.maxDays', 5) },
+      logs: { maxDays: this.number('logs.maxDays', this.config.logsRetentionDays) },
       gatehouse: {
         invitesPerMember: this.number('gatehouse.invitesPerMember', this.config.invitesPerUser),
         sessionMaxDays: this.number('gatehouse.sessionMaxDays', this.config.sessionMaxDays),
@@ -185,7 +186,7 @@ export class Settings {
 
   /** How long request logs are kept (PocketBase's `logs.maxDays`; 0: none kept). */
   get logsMaxDays(): number {
-    return this.number('logs.maxDays', 5);
+    return this.number('logs.maxDays', this.config.logsRetentionDays);
   }
 
   /** The stored form of a value (the password sealed), for the row of `path`. */

@@ -19,6 +19,7 @@ import { memberSearch } from './0010-member-search.js';
 import { sessionConfirmedAt } from './0011-session-confirmed-at.js';
 import { emailCodes } from './0012-email-codes.js';
 import { nameAndAvatar } from './0013-name-and-avatar.js';
+import { requestLogs } from './0014-request-logs.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL, one file each in this folder. Kept in
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0011_session_confirmed_at': sessionConfirmedAt,
   '0012_email_codes': emailCodes,
   '0013_name_and_avatar': nameAndAvatar,
+  '0014_request_logs': requestLogs,
 };
 
 const provider: MigrationProvider = {

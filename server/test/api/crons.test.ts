@@ -1,0 +1,162 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import type { CronTrigger } from '../../src/core/cron.js';
+import { startServer } from '../../src/server.js';
+import { withDatabase } from '../support/db.js';
+import { insertLogEntries } from '../support/logs.js';
+import { sdkClient, sdkError } from '../support/sdk.js';
+import { DATABASES, startTestServer, type TestServer, type User } from '../support/server.js';
+
+/** PocketBase's 403 at its superusers' routes, which operators may use here. */
+const NOT_ALLOWED = 'The authorized record is not allowed to perform this action.';
+/** Polls `check` until it holds (or ~5 s pass), then returns its last answer. */
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  for (let i = 0; i < 50 && !check(value); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    value = await read();
+  }
+  return value;
+}
+
+/**
+ * The scheduled jobs through the official SDK (`pb.crons`), as PocketBase's crons API: operators
+ * list them and run one now; a run does its work and is recorded in the request log.
+ */
+describe.each(DATABASES)('scheduled jobs on %s', (db) => {
+  let t: TestServer;
+  let operator: User;
+  beforeAll(async () => {
+    t = await startTestServer({ db });
+    operator = await t.initialUser();
+  });
+  afterAll(() => t?.close());
+
+  it('an operator lists the jobs with their schedules; a member gets 403, a guest 401', async () => {
+    const jobs = await sdkClient(t.url, operator.token).crons.getFullList();
+    expect(jobs).toEqual([
+      { id: 'challenges_cleanup', expression: '10 * * * *' },
+      { id: 'logs_retention', expression: '40 */6 * * *' },
+      { id: 'mail_log_cleanup', expression: '30 * * * *' },
+      { id: 'security_events_retention', expression: '20 * * * *' },
+      { id: 'sessions_cleanup', expression: '0 * * * *' },
+    ]);
+    const member = await t.verifiedUser();
+    const refused = await sdkError(sdkClient(t.url, member.token).crons.getFullList());
+    expect(refused.status).toBe(403);
+    expect(refused.response).toEqual({ data: {}, message: NOT_ALLOWED, status: 403 });
+    const run = await sdkError(sdkClient(t.url, member.token).crons.run('sessions_cleanup'));
+    expect(run.status).toBe(403);
+    expect((await sdkError(sdkClient(t.url).crons.getFullList())).status).toBe(401);
+  });
+
+  it('runs a job now: an expired session is gone, and the run is in the request log', async () => {
+    const member = await t.verifiedUser();
+    await withDatabase(t, (kdb) =>
+      kdb
+        .updateTable('sessions')
+        .set({ expires: '2026-01-01 00:00:00.000Z' })
+        .where('user_id', '=', member.id)
+        .execute(),
+    );
+    const sessionsOf = () =>
+      withDatabase(t, (kdb) =>
+        kdb.selectFrom('sessions').select('id').where('user_id', '=', member.id).execute(),
+      );
+    expect(await sessionsOf()).toHaveLength(1);
+
+    const pb = sdkClient(t.url, operator.token);
+    expect(await pb.crons.run('sessions_cleanup')).toBe(true);
+    expect(await eventually(sessionsOf, (rows) => rows.length === 0)).toEqual([]);
+
+    const runs = await eventually(
+      () =>
+        pb.logs.getList(1, 10, {
+          filter: 'data.job = "sessions_cleanup" && data.trigger = "manual"',
+        }),
+      (list) => list.items.length > 0,
+    );
+    expect(runs.items[0]).toMatchObject({
+      level: 0,
+      message: 'Cron job sessions_cleanup',
+      data: { type: 'cron', job: 'sessions_cleanup', trigger: 'manual' },
+    });
+    expect(runs.items[0]!.data.sessions).toBeGreaterThanOrEqual(1);
+  });
+
+  it('logs_retention deletes the request log entries past logs.maxDays (5 by default)', async () => {
+    const recent = Date.now() - 4 * 24 * 3600_000;
+    await insertLogEntries(t, [
+      { at: Date.parse('2026-01-01T00:00:00.000Z'), url: '/api/aged' },
+      { at: recent, url: '/api/aged' },
+    ]);
+    const pb = sdkClient(t.url, operator.token);
+    const aged = () =>
+      pb.logs.getList(1, 10, { filter: 'data.url = "/api/aged"', sort: 'created' });
+    expect((await aged()).totalItems).toBe(2);
+    expect(await pb.crons.run('logs_retention')).toBe(true);
+    const left = await eventually(aged, (list) => list.totalItems === 1);
+    expect(left.items.map((r) => r.created)).toEqual([
+      new Date(recent).toISOString().replace('T', ' '),
+    ]);
+  });
+
+  it("an unknown job is 404 with PocketBase's message", async () => {
+    const pb = sdkClient(t.url, operator.token);
+    const missing = await sdkError(pb.crons.run('no_such_job'));
+    expect(missing.status).toBe(404);
+    expect(missing.response).toEqual({
+      data: {},
+      message: 'Missing or invalid cron job.',
+      status: 404,
+    });
+  });
+
+  it(
+    db === 'postgres'
+      ? 'two instances on one database run each scheduled time of a due job once'
+      : 'a due job runs at each of its scheduled times',
+    async () => {
+      // A job due every second, on two more instances of this database (one on SQLite).
+      const ran: string[] = [];
+      const tick = {
+        id: 'test_tick',
+        expression: '* * * * * *',
+        run: async (trigger: CronTrigger) => {
+          if (trigger.kind === 'schedule') ran.push(trigger.scheduled.toISOString());
+          return { tick: 1 };
+        },
+      };
+      const config = loadConfig(t.env);
+      const instances = await Promise.all(
+        (db === 'postgres' ? [1, 2] : [1]).map(() =>
+          startServer(config, { logger: false, jobs: [tick] }),
+        ),
+      );
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 3500));
+      } finally {
+        // Closing writes each instance's buffered log rows.
+        await Promise.all(instances.map((s) => s.close()));
+      }
+      expect(ran.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(ran).size).toBe(ran.length);
+
+      // Every run recorded once in the shared log (on SQLite, the one instance's).
+      const logged = await sdkClient(t.url, operator.token).logs.getList(1, 100, {
+        filter: 'data.job = "test_tick" && data.trigger = "schedule"',
+      });
+      expect(logged.items.map((r) => r.data.scheduled).sort()).toEqual(
+        ran.map((iso) => iso.replace('T', ' ')).sort(),
+      );
+      if (db === 'postgres') {
+        const claims = await withDatabase(t, async (kdb) => {
+          const { rows } = await sql<{ job: string }>`select job from cron_claims`.execute(kdb);
+          return rows.map((r) => r.job);
+        });
+        expect(claims).toContain('test_tick');
+      }
+    },
+  );
+});
