@@ -3,9 +3,16 @@ import { statusOf } from './api-error';
 
 const MAX_RETRIES = 3;
 
-/** A refused session (401) is not retried: the session's owner has already ended it. */
-function shouldRetry(failureCount: number, error: unknown): boolean {
-  return statusOf(error) !== 401 && failureCount < MAX_RETRIES;
+/**
+ * Only what may pass by itself is tried again: a network failure (no answer) or the server's own
+ * trouble (5xx). An answer about the request (any 4xx: not found, a bad filter, not allowed, a
+ * refused session, too many requests) is the same the next time: it shows at once instead of after
+ * three retries' worth of waiting.
+ */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
+  const status = statusOf(error);
+  if (status !== undefined && status >= 400 && status < 500) return false;
+  return failureCount < MAX_RETRIES;
 }
 
 export const queryDefaults = {
