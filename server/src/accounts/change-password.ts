@@ -22,6 +22,7 @@ import {
   signUpPasswordError,
 } from './passwords.js';
 import { countFailure } from './sign-in.js';
+import { ACCOUNT_LIMITS } from './limits.js';
 import { filesOf, removeOldAvatar } from './avatars.js';
 import {
   invalidAvatarName,
@@ -80,6 +81,7 @@ export async function updateOwnRecord(
   }
   let newAvatar: NewAvatar | undefined;
   if (input.avatarUpload) {
+    await ctx.limiter.check(ACCOUNT_LIMITS.avatarUpload, user.id);
     const read = await readAvatar(input.avatarUpload);
     if ('code' in read) errors.avatar = read;
     else {
