@@ -157,7 +157,7 @@ describe('account counters survive a flood of address keys', () => {
 });
 
 describe('the limits counted per account say so', () => {
-  it('sign-in failures, email change and two-step password checks are per account; the rest per address', () => {
+  it('sign-in failures, email change, avatar uploads and two-step password checks are per account; the rest per address', () => {
     const all = { ...ACCOUNT_LIMITS, ...TWO_STEP_LIMITS, ...PASSKEY_LIMITS, ...PROVIDER_LIMITS };
     const perAccount = Object.values(all as Record<string, Limit>)
       .filter((l) => l.per === 'account')
@@ -165,6 +165,7 @@ describe('the limits counted per account say so', () => {
       .sort();
     expect(perAccount).toEqual(
       [
+        'avatar-upload',
         'email-change-member',
         'login-fail',
         'login-fail-device',
