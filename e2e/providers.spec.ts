@@ -1,7 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { serverWithInitial, signUpVerified } from './support/api';
 import { waitForMail } from './support/mail';
 import { PROVIDER_NAME } from './support/oidc';
+import { newProviderLogin, throughProviderPopup } from './support/provider-popup';
 import { control, expectHomeScreen, expectLoginScreen, logInThroughUi } from './support/ui';
 
 /**
@@ -16,33 +17,7 @@ test.use({ baseURL: ORIGIN });
 
 const button = `Continue with ${PROVIDER_NAME}`;
 
-function newLogin(tag: string): string {
-  return `${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
-}
-
-/** Clicks `trigger`, then signs in as `login` on the provider's page in the popup it opens. */
-async function throughProviderPopup(page: Page, trigger: () => Promise<void>, login: string) {
-  const popupOpened = page.waitForEvent('popup');
-  await trigger();
-  const popup = await popupOpened;
-  // The popup closes itself once the app has the answer; with a provider session from earlier in
-  // this browser that happens without its login page, maybe before this line is reached.
-  const closed = new Promise<'closed'>((resolve) => {
-    if (popup.isClosed()) resolve('closed');
-    else popup.once('close', () => resolve('closed'));
-  });
-  const loginField = popup.locator('input[name="login"]');
-  const first = await Promise.race([
-    closed,
-    loginField.waitFor({ timeout: 30_000 }).then(() => 'login' as const),
-  ]);
-  if (first === 'login') {
-    await loginField.fill(login);
-    await popup.locator('input[name="password"]').fill('any password');
-    await popup.getByRole('button', { name: 'Sign-in' }).click();
-  }
-  await expect.poll(() => popup.isClosed(), { timeout: 30_000 }).toBe(true);
-}
+const newLogin = newProviderLogin;
 
 test('sign up with the provider and an invite code, then sign in again with it', async ({
   page,

@@ -3,6 +3,8 @@ import { ValidationError } from '../core/errors.js';
 import type { DatabaseKind } from '../db/connect.js';
 import {
   FilterSyntaxError,
+  foldAscii,
+  likeMatches,
   likePattern,
   parseFilter,
   parseSort,
@@ -234,32 +236,9 @@ function simplify(c: Condition): Condition {
   return items.length === 1 ? items[0]! : { kind: c.kind, items };
 }
 
-/** A–Z to a–z, nothing else: the case-insensitivity of SQLite's LIKE. */
-export function foldAscii(text: string): string {
-  return text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
-}
-
 /** Text order by code points (UTF-8 byte order), as SQLite compares text. */
 export function compareText(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a), Buffer.from(b));
-}
-
-/** LIKE with `ESCAPE '\'`, A–Z folded on both sides: what the database answers. */
-export function likeMatches(text: string, pattern: string): boolean {
-  let source = '';
-  const chars = [...foldAscii(pattern)];
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars[i]!;
-    if (c === '\\' && i + 1 < chars.length) source += escapeRegExp(chars[++i]!);
-    else if (c === '%') source += '.*';
-    else if (c === '_') source += '.';
-    else source += escapeRegExp(c);
-  }
-  return new RegExp(`^${source}$`, 'su').test(foldAscii(text));
-}
-
-function escapeRegExp(c: string): string {
-  return /[\\^$.*+?()[\]{}|/]/.test(c) ? `\\${c}` : c;
 }
 
 /** Whether a record (its API keys; yes/no as booleans) meets the condition. */

@@ -2,6 +2,7 @@ import { HttpError } from '../http/envelope.js';
 import {
   FilterSyntaxError,
   type FilterNode,
+  likeMatches,
   likePattern,
   type Operand,
   parseFilter,
@@ -152,28 +153,6 @@ function valueOf(entry: LogEntry, field: string, type: FieldType): string | numb
     : undefined;
 }
 
-/** A–Z as a–z, nothing else: PocketBase's LIKE on SQLite ignores the case of ASCII letters only. */
-const asciiLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
-
-/** A LIKE pattern (`%` any text, `_` one character, a backslash escapes the next) as a test. */
-function likeTest(pattern: string): (text: string) => boolean {
-  let source = '';
-  const chars = [...asciiLower(pattern)];
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars[i]!;
-    if (c === '\\' && i + 1 < chars.length) source += escapeRegex(chars[++i]!);
-    else if (c === '%') source += '[\\s\\S]*';
-    else if (c === '_') source += '[\\s\\S]';
-    else source += escapeRegex(c);
-  }
-  const regex = new RegExp(`^${source}$`);
-  return (text) => regex.test(asciiLower(text));
-}
-
-function escapeRegex(c: string): string {
-  return /[.*+?^${}()|[\]\\/-]/.test(c) ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : c;
-}
-
 function compile(node: FilterNode): (entry: LogEntry) => boolean {
   if (node.kind !== 'compare') {
     const items = node.items.map(compile);
@@ -226,8 +205,8 @@ function compile(node: FilterNode): (entry: LogEntry) => boolean {
   if (field.type === 'text' && typeof value === 'number') value = String(value);
   if (op === '~' || op === '!~') {
     if (field.type !== 'text') throw new BadQueryError(`${field.name} cannot be matched as text`);
-    const like = likeTest(likePattern(String(value)));
-    const matches = (e: LogEntry) => like(String(read(e) ?? ''));
+    const pattern = likePattern(String(value));
+    const matches = (e: LogEntry) => likeMatches(String(read(e) ?? ''), pattern);
     return op === '~' ? matches : (e) => !matches(e);
   }
   const target = value;

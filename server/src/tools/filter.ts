@@ -368,3 +368,29 @@ function escapeUnescaped(text: string): string {
   }
   return out.reverse().join('');
 }
+
+/** A–Z to a–z, nothing else: the case-insensitivity of SQLite's LIKE. */
+export function foldAscii(text: string): string {
+  return text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+}
+
+/**
+ * A LIKE pattern (`%` any text, `_` one character, a backslash escapes the next) tested in code,
+ * with `ESCAPE '\'` and A–Z folded on both sides: what the database answers.
+ */
+export function likeMatches(text: string, pattern: string): boolean {
+  let source = '';
+  const chars = [...foldAscii(pattern)];
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
+    if (c === '\\' && i + 1 < chars.length) source += escapeRegExp(chars[++i]!);
+    else if (c === '%') source += '.*';
+    else if (c === '_') source += '.';
+    else source += escapeRegExp(c);
+  }
+  return new RegExp(`^${source}$`, 'su').test(foldAscii(text));
+}
+
+function escapeRegExp(c: string): string {
+  return /[\\^$.*+?()[\]{}|/]/.test(c) ? `\\${c}` : c;
+}
