@@ -85,11 +85,7 @@ const serverBoundaries = [
   ...['two-step', 'passkeys'].map((name) =>
     serverLayer(
       [`server/src/${name}/**`],
-      [
-        ...composition,
-        ...features.filter((f) => f !== `../${name}/*`),
-        '!../accounts/service.js',
-      ],
+      [...composition, ...features.filter((f) => f !== `../${name}/*`), '!../accounts/service.js'],
       `${name}/ builds on core/ and http/; from other features only accounts/service.ts.`,
     ),
   ),
@@ -97,20 +93,12 @@ const serverBoundaries = [
   // transaction) and sends accounts/' notice mails; nothing else of another feature.
   serverLayer(
     ['server/src/providers/**'],
-    [
-      ...composition,
-      ...features.filter((f) => f !== '../providers/*'),
-      '!../accounts/service.js',
-    ],
+    [...composition, ...features.filter((f) => f !== '../providers/*'), '!../accounts/service.js'],
     'providers/ builds on core/ and http/; from other features only accounts/service.ts.',
   ),
   serverLayer(
     ['server/src/invites/**'],
-    [
-      ...composition,
-      ...features.filter((f) => f !== '../invites/*'),
-      '!../mail/service.js',
-    ],
+    [...composition, ...features.filter((f) => f !== '../invites/*'), '!../mail/service.js'],
     'invites/ does not depend on accounts/ (accounts/ uses invites/service.ts); mail only through mail/service.ts.',
   ),
   serverLayer(
