@@ -1,4 +1,5 @@
 import type { WayInKind } from '../core/ways-in.js';
+import { deleteOwned } from '../db/owned.js';
 
 /**
  * Two-step sign-in as a second step (core/ways-in.ts): 1 while it is on. Removing it takes the
@@ -22,7 +23,7 @@ export const twoStepWayIn: WayInKind = {
       .where('enabled', '=', 1)
       .executeTakeFirst();
     await trx.deleteFrom('two_step').where('user_id', '=', userId).execute();
-    await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+    await deleteOwned(trx, 'recovery_codes', userId);
     return Number(on.numDeletedRows);
   },
 };
