@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as C from '../../../contract/backups.js';
+import { recordEvent, type SecurityEventType } from '../core/audit.js';
 import type { AppContext } from '../core/context.js';
 import {
   fieldError,
@@ -16,6 +17,7 @@ import { assertFresh } from '../core/reauth.js';
 import { findAuthByToken, isOperator } from '../core/users.js';
 import { BackupError, RestoreError } from '../db/backups.js';
 import { requireSuperuser } from '../http/auth.js';
+import { clientOf } from '../http/client.js';
 import { HttpError } from '../http/envelope.js';
 import { multipartForms, uploadedFiles } from '../http/multipart.js';
 import { ensurePrivateDir } from '../tools/private-files.js';
@@ -39,7 +41,8 @@ import { startBackupSchedule } from './schedule.js';
  * PocketBase's backups API (backups/store.ts keeps them; docs/decisions/0054): operators list and
  * make backups; deleting, uploading, downloading and restoring one also need a fresh session, as
  * the console's other actions that could hand everything over (docs/decisions/0046). A download
- * is a browser navigation: a file token in its URL stands for the operator.
+ * is a browser navigation: a file token in its URL stands for the operator. Each action but the
+ * list is in the acting operator's security log, with the backup's name.
  */
 
 const NOT_ALLOWED = 'Insufficient permissions to access the resource.';
@@ -58,7 +61,7 @@ export function backupRoutes(ctx: AppContext) {
     });
 
     api.post('/api/backups', { schema: C.createBackup }, async (request, reply) => {
-      await requireSuperuser(ctx, request);
+      const { user } = await requireSuperuser(ctx, request);
       if (activeBackup() !== undefined) throw new HttpError(400, BUSY_CREATE);
       const { name } = request.body;
       if (name) {
@@ -75,8 +78,9 @@ export function backupRoutes(ctx: AppContext) {
                 : undefined;
         if (error) throw new ValidationError(VALIDATION_FAILED, { name: error });
       }
+      const key = name || generatedName(ctx, 'pb_backup_');
       try {
-        await createBackup(ctx, name || generatedName(ctx, 'pb_backup_'));
+        await createBackup(ctx, key);
       } catch (error) {
         if (error instanceof BackupBusyError) throw new HttpError(400, BUSY_CREATE);
         if (error instanceof BackupError) {
@@ -85,6 +89,7 @@ export function backupRoutes(ctx: AppContext) {
         }
         throw error;
       }
+      await logged(request, 'admin_backup_created', user.id, key);
       return reply.code(204).send(null);
     });
 
@@ -99,7 +104,7 @@ export function backupRoutes(ctx: AppContext) {
       forms
         .withTypeProvider<TypeBoxTypeProvider>()
         .post('/api/backups/upload', { schema: C.uploadBackup }, async (request, reply) => {
-          assertFresh(ctx, await requireSuperuser(ctx, request));
+          const { user } = assertFresh(ctx, await requireSuperuser(ctx, request));
           const file = uploadedFiles(request).file;
           const errors: FieldErrors = {};
           const name = file ? path.basename(file.filename) : '';
@@ -119,6 +124,7 @@ export function backupRoutes(ctx: AppContext) {
           }
           if (Object.keys(errors).length > 0) throw new ValidationError(VALIDATION_FAILED, errors);
           fs.renameSync(file!.path!, path.join(backupsDir(ctx), name));
+          await logged(request, 'admin_backup_uploaded', user.id, name);
           return reply.code(204).send(null);
         });
     });
@@ -130,6 +136,7 @@ export function backupRoutes(ctx: AppContext) {
       const { key } = request.params;
       const file = backupPath(ctx, key);
       if (!file) throw new NotFoundError();
+      await logged(request, 'admin_backup_downloaded', auth.user.id, key);
       return reply
         .header('content-type', 'application/zip')
         .header('content-disposition', `attachment; filename=${JSON.stringify(key)}`)
@@ -138,7 +145,7 @@ export function backupRoutes(ctx: AppContext) {
     });
 
     api.delete('/api/backups/:key', { schema: C.deleteBackup }, async (request, reply) => {
-      assertFresh(ctx, await requireSuperuser(ctx, request));
+      const { user } = assertFresh(ctx, await requireSuperuser(ctx, request));
       const { key } = request.params;
       if (key === activeBackup()) {
         throw new HttpError(400, 'The backup is currently being used and cannot be deleted.');
@@ -146,6 +153,7 @@ export function backupRoutes(ctx: AppContext) {
       const file = backupPath(ctx, key);
       if (!file) throw new HttpError(400, 'Invalid or already deleted backup file.');
       fs.rmSync(file);
+      await logged(request, 'admin_backup_deleted', user.id, key);
       return reply.code(204).send(null);
     });
 
@@ -170,9 +178,26 @@ export function backupRoutes(ctx: AppContext) {
         }
         throw error;
       }
+      // Written to the restored database: the log there was is the backup's now.
+      await logged(request, 'admin_backup_restored', auth.user.id, key);
       return reply.code(204).send(null);
     });
   };
+
+  /** Records a backup action of `operator` in their security log. */
+  async function logged(
+    request: FastifyRequest,
+    type: SecurityEventType,
+    operator: string,
+    backup: string,
+  ) {
+    await recordEvent(ctx.db, {
+      type,
+      userId: operator,
+      client: clientOf(request),
+      detail: { actor: operator, backup },
+    });
+  }
 }
 
 /** PocketBase's answers while another backup or restore runs (with and without a full stop). */

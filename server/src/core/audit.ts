@@ -53,7 +53,18 @@ export type SecurityEventType =
   | 'admin_reset_two_step'
   | 'admin_resend_verification'
   | 'admin_mail_retry'
-  | 'admin_test_mail';
+  // A test email: from the Mail page to the operator, or from the settings (`detail.to`, the
+  // address, and `detail.template`).
+  | 'admin_test_mail'
+  // The app's settings and backups: `user_id` is the operator who acted (as `detail.actor`).
+  // `detail.fields` names the settings changed ("meta.appName, smtp.host"), never a value.
+  | 'admin_settings_changed'
+  // `detail.backup` is the backup's file name.
+  | 'admin_backup_created'
+  | 'admin_backup_uploaded'
+  | 'admin_backup_downloaded'
+  | 'admin_backup_deleted'
+  | 'admin_backup_restored';
 
 export interface SecurityEventInput {
   type: SecurityEventType;

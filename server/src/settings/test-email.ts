@@ -5,17 +5,21 @@ import {
   signInCodeMail,
   verificationMail,
 } from '../accounts/service.js';
+import { recordEvent } from '../core/audit.js';
 import type { AppContext } from '../core/context.js';
 import { fieldError, type FieldErrors, ValidationError } from '../core/errors.js';
+import { inTransaction } from '../core/transaction.js';
 import { USERS_COLLECTION_ID, USERS_COLLECTION_NAME } from '../core/tokens.js';
 import { enqueueMail, type MailContent } from '../mail/service.js';
 import { EMAIL_MAX_LENGTH, isEmail } from '../tools/email.js';
+import type { SettingsActor } from './update.js';
 
 /**
  * POST /api/settings/test/email (the SDK's `pb.settings.testEmail()`): one mail of the template
  * asked for, as a member would get it, with a link that leads nowhere (a placeholder token), to
  * the address given. It goes through the outbox, so it arrives (or fails) as real mail does, with
- * the SMTP settings in force: that is what it tests.
+ * the SMTP settings in force: that is what it tests. The operator's security log says they sent it,
+ * to whom and of which template.
  */
 
 /** PocketBase's message when the form is refused. */
@@ -39,6 +43,7 @@ const TEST_CODE = '12345678';
 export async function sendTestEmail(
   ctx: AppContext,
   input: { email: string; template: string; collection: string },
+  by: SettingsActor,
 ): Promise<void> {
   const errors: FieldErrors = {};
   if (!COLLECTIONS.includes(input.collection)) {
@@ -58,8 +63,16 @@ export async function sendTestEmail(
   if (Object.keys(errors).length > 0) throw new ValidationError(TEST_EMAIL_FAILED, errors);
 
   const mail = testMail(ctx, input.template as Template, input.email);
-  await enqueueMail(ctx.db, { ...mail, to: input.email, userId: null, kind: 'testEmail' });
-  ctx.mailQueued();
+  await inTransaction(ctx, async (work) => {
+    await enqueueMail(work.trx, { ...mail, to: input.email, userId: null, kind: 'testEmail' });
+    await recordEvent(work.trx, {
+      type: 'admin_test_mail',
+      userId: by.userId,
+      client: by.client,
+      detail: { actor: by.userId, to: input.email, template: input.template },
+    });
+    work.mailQueued();
+  });
 }
 
 function testMail(ctx: AppContext, template: Template, email: string): MailContent {

@@ -1,5 +1,6 @@
 import type { SettingsVariable } from '../config.js';
-import type { AppContext } from '../core/context.js';
+import { recordEvent } from '../core/audit.js';
+import type { AppContext, Client } from '../core/context.js';
 import {
   type FieldError,
   fieldError,
@@ -20,7 +21,8 @@ import { isEmail } from '../tools/email.js';
  * force, the whole is checked with PocketBase's rules (and ours for Gatehouse's own fields), and
  * either every change is saved or, on any field error, none. A field the environment sets may not
  * change (the environment would win anyway): sending its current value is no change, any other is
- * a field error naming the variable. Then every instance reads the settings again.
+ * a field error naming the variable. Then every instance reads the settings again. A change is
+ * in the security log of the operator who made it, by the fields' names (never their values).
  */
 
 /** PocketBase's message when the new settings are refused. */
@@ -65,8 +67,18 @@ function sentence(text: string): string {
   return capital.endsWith('.') ? capital : `${capital}.`;
 }
 
+/** Who changes the settings: the operator and where from, for the security log. */
+export interface SettingsActor {
+  userId: string;
+  client: Client;
+}
+
 /** Applies `change` (saved for every instance) or throws a ValidationError and saves nothing. */
-export async function updateSettings(ctx: AppContext, change: SettingsChange): Promise<void> {
+export async function updateSettings(
+  ctx: AppContext,
+  change: SettingsChange,
+  by: SettingsActor,
+): Promise<void> {
   const { settings } = ctx;
   const current = settings.values();
   const next = structuredClone(current) as unknown as Record<string, Record<string, unknown>>;
@@ -108,6 +120,12 @@ export async function updateSettings(ctx: AppContext, change: SettingsChange): P
       await trx.deleteFrom('settings').where('key', '=', path).execute();
       await trx.insertInto('settings').values({ key: path, value }).execute();
     }
+    await recordEvent(trx, {
+      type: 'admin_settings_changed',
+      userId: by.userId,
+      client: by.client,
+      detail: { actor: by.userId, fields: changed.join(', ') },
+    });
   });
   await settings.reload();
   ctx.events.publish({ type: 'settings-changed' });

@@ -19,6 +19,15 @@ const NOT_SUPERUSER = 'The authorized record is not allowed to perform this acti
 const NOT_ALLOWED = 'Insufficient permissions to access the resource.';
 const VALIDATE = 'An error occurred while validating the submitted data.';
 
+/** The backup actions in the whole security log, newest first, as an operator reads them. */
+async function backupEvents(t: TestServer, token: string, member: string) {
+  const res = await t.get(`/api/admin/security-events?member=${member}&perPage=100`, token);
+  expect(res.status).toBe(200);
+  return (
+    res.body.items as Array<{ type: string; actor: { id: string } | null; detail: object }>
+  ).filter((e) => e.type.startsWith('admin_backup_'));
+}
+
 /** The names of the entries of a ZIP archive, as the system's unzip lists them. */
 function entriesOf(zip: string): string[] {
   return execFileSync('unzip', ['-Z1', zip]).toString().trim().split('\n');
@@ -178,6 +187,50 @@ describe.each(DATABASES)('backups on %s', (db) => {
     await pb.backups.delete(generated.key);
   });
 
+  it("each backup made, uploaded, downloaded or deleted is in the operator's security log with its name; a refused one is not", async () => {
+    const before = (await backupEvents(t, operator.token, operator.id)).length;
+    await pb.backups.create('logged.zip');
+    await sdkError(pb.backups.create('logged.zip'));
+    const bytes = await (
+      await fetch(pb.backups.getDownloadURL(await pb.files.getToken(), 'logged.zip'))
+    ).arrayBuffer();
+    await fetch(pb.backups.getDownloadURL('not-a-token', 'logged.zip'));
+    await pb.backups.upload({ file: new File([bytes], 'logged_copy.zip') });
+    await pb.backups.delete('logged_copy.zip');
+    await sdkError(pb.backups.delete('logged_copy.zip'));
+    await pb.backups.delete('logged.zip');
+    const events = await backupEvents(t, operator.token, operator.id);
+    expect(events.slice(0, events.length - before).reverse()).toEqual([
+      expect.objectContaining({
+        type: 'admin_backup_created',
+        actor: expect.objectContaining({ id: operator.id }),
+        detail: { actor: operator.id, backup: 'logged.zip' },
+      }),
+      expect.objectContaining({
+        type: 'admin_backup_downloaded',
+        detail: { actor: operator.id, backup: 'logged.zip' },
+      }),
+      expect.objectContaining({
+        type: 'admin_backup_uploaded',
+        detail: { actor: operator.id, backup: 'logged_copy.zip' },
+      }),
+      expect.objectContaining({
+        type: 'admin_backup_deleted',
+        detail: { actor: operator.id, backup: 'logged_copy.zip' },
+      }),
+      expect.objectContaining({
+        type: 'admin_backup_deleted',
+        detail: { actor: operator.id, backup: 'logged.zip' },
+      }),
+    ]);
+    // A generated name is the one recorded.
+    await pb.backups.create('');
+    const [made] = await backupEvents(t, operator.token, operator.id);
+    const key = (made!.detail as { backup: string }).backup;
+    expect(key).toMatch(/^pb_backup_gatehouse_\d{14}\.zip$/);
+    await pb.backups.delete(key);
+  });
+
   it('deleting, uploading, downloading and restoring need a fresh session ("Confirm it\'s you")', async () => {
     await pb.backups.create('fresh_only.zip');
     const token = await t.tokenFor(operator);
@@ -238,6 +291,12 @@ describe.each(DATABASES)('backups on %s', (db) => {
     expect((await t.login(newcomer.email, newcomer.password)).status).toBe(200);
     // The backup is still there to restore again.
     expect((await pb.backups.getFullList()).map((b) => b.key)).toContain('drill.zip');
+    // The restored security log says who restored which backup (its own events end at the backup).
+    const [restored] = await backupEvents(t, operator.token, operator.id);
+    expect(restored).toMatchObject({
+      type: 'admin_backup_restored',
+      detail: { actor: operator.id, backup: 'drill.zip' },
+    });
   }, 120_000);
 
   it('a ZIP archive that is not a backup of this database is refused, and nothing changes', async () => {

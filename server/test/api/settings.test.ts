@@ -23,6 +23,21 @@ const SAVE_FAILED = 'An error occurred while saving the new settings.';
 const TEST_FAILED = 'Failed to send the test email.';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The whole security log's entries of one type, newest first, as an operator reads them. */
+async function logged(t: TestServer, token: string, type: string, member: string) {
+  const res = await t.get(
+    `/api/admin/security-events?type=${type}&member=${encodeURIComponent(member)}`,
+    token,
+  );
+  expect(res.status).toBe(200);
+  return res.body.items as Array<{
+    type: string;
+    member: string;
+    actor: { id: string; email: string | null } | null;
+    detail: Record<string, unknown>;
+  }>;
+}
+
 /** What the default test server's environment sets (support/server.ts: APP_URL, SMTP_URL, MAIL_FROM). */
 const LOCKED_BY_TEST_ENV = [
   'meta.appURL',
@@ -231,6 +246,47 @@ describe.each(DATABASES)('app settings on %s', (db) => {
     expect((await pb.settings.getAll()).logs.maxDays).toBe(5);
   });
 
+  it("a change and a test email are in the operator's security log: the fields changed by name, the address and template; a refused change or one that changes nothing is not", async () => {
+    const before = (await logged(t, operator.token, 'admin_settings_changed', operator.id)).length;
+    await pb.settings.update({
+      meta: { appName: 'Harbour' },
+      logs: { maxDays: 6 },
+      gatehouse: { auditRetentionDays: 90 },
+    });
+    const changes = await logged(t, operator.token, 'admin_settings_changed', operator.id);
+    expect(changes).toHaveLength(before + 1);
+    // The field sent with its current value (auditRetentionDays) did not change: not named.
+    expect(changes[0]).toMatchObject({
+      member: operator.id,
+      actor: { id: operator.id, email: operator.email },
+      detail: { actor: operator.id, fields: 'meta.appName, logs.maxDays' },
+    });
+    expect(JSON.stringify(changes[0])).not.toContain('Harbour');
+
+    // Refused (a bad value, a field the environment sets) or no change at all: nothing recorded.
+    await sdkError(pb.settings.update({ meta: { appName: '' } }));
+    await sdkError(pb.settings.update({ smtp: { host: 'mail.example.com' } }));
+    await pb.settings.update({ meta: { appName: 'Harbour' } });
+    expect(await logged(t, operator.token, 'admin_settings_changed', operator.id)).toHaveLength(
+      before + 1,
+    );
+    await pb.settings.update({ meta: { appName: 'Gatehouse' }, logs: { maxDays: 5 } });
+
+    const to = uniqueEmail('log-test');
+    await pb.settings.testEmail('users', to, 'password-reset');
+    await t.mail.waitForMailTo(to, 'Reset your Gatehouse password');
+    const [sent] = await logged(t, operator.token, 'admin_test_mail', operator.id);
+    expect(sent).toMatchObject({
+      actor: { id: operator.id },
+      detail: { actor: operator.id, to, template: 'password-reset' },
+    });
+    // The operator sees both in their own security events too.
+    const own = await t.get(`${PATHS.securityEvents}?perPage=5`, operator.token);
+    expect(own.body.items.map((e: { type: string }) => e.type)).toEqual(
+      expect.arrayContaining(['admin_test_mail', 'admin_settings_changed']),
+    );
+  });
+
   it("the test email's form gets PocketBase's field errors", async () => {
     const refused = await sdkError(pb.settings.testEmail('posts', 'not-an-email', 'newsletter'));
     expect(refused.status).toBe(400);
@@ -341,6 +397,25 @@ describe.each(DATABASES)('SMTP and the sender set in the settings on %s', (db) =
     expect(blankHost.response.data).toEqual({
       smtp: { host: { code: 'validation_required', message: 'Cannot be blank.' } },
     });
+  });
+
+  it('the security log names the SMTP password among the fields changed, never its value', async () => {
+    const operator = pb.authStore.record!.id;
+    const changes = await logged(t, pb.authStore.token, 'admin_settings_changed', operator);
+    const first = changes.at(-1)!;
+    expect(first.detail.fields).toBe(
+      'smtp.enabled, smtp.host, smtp.port, smtp.password, meta.appName, meta.appURL, ' +
+        'meta.senderName, meta.senderAddress',
+    );
+    expect(JSON.stringify(changes)).not.toContain('sm7p-secret');
+    // Cleared: named again, and the log still holds no value of it.
+    await pb.settings.update({ smtp: { password: '' } });
+    const [cleared] = await logged(t, pb.authStore.token, 'admin_settings_changed', operator);
+    expect(cleared!.detail.fields).toBe('smtp.password');
+    const rows = await withDatabase(t, (d) =>
+      d.selectFrom('security_events').select('detail').execute(),
+    );
+    expect(JSON.stringify(rows)).not.toContain('sm7p-secret');
   });
 
   it.runIf(db === 'postgres')(
