@@ -24,6 +24,10 @@ export const DeviceSession = Type.Object({
   ip: Type.String(),
   userAgent: Type.String(),
   current: Type.Boolean({ description: 'the session of the token that asks' }),
+  viewedBy: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "an operator viewing as the member (POST /api/collections/users/impersonate/{id}): the operator's email ('' when that account is gone); null for the member's own sessions",
+  }),
 });
 export type DeviceSession = Static<typeof DeviceSession>;
 

@@ -1,5 +1,6 @@
 import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
+import { endViewsBy } from '../core/sessions.js';
 import { inTransaction } from '../core/transaction.js';
 import { findUserById, userRecord } from '../core/users.js';
 import { deleteCodesOf } from '../invites/service.js';
@@ -18,7 +19,14 @@ export async function deleteAccount(
   actor?: string,
 ): Promise<void> {
   const user = await findUserById(ctx, userId);
-  await inTransaction(ctx, async ({ trx, publish }) => {
+  await inTransaction(ctx, async (work) => {
+    const { trx, publish } = work;
+    // An operator's open views as members end with their account (docs/decisions/0056).
+    await endViewsBy(work, userId, () => ({
+      type: 'admin_view_as_ended',
+      client,
+      detail: { actor: userId, reason: 'operator_deleted' },
+    }));
     await deleteQueuedMailOf(trx, userId);
     await deleteCodesOf(trx, userId);
     await trx.deleteFrom('users').where('id', '=', userId).execute();

@@ -7,8 +7,8 @@ import { NotFoundError } from '../core/errors.js';
 import { sessionToken, touchSession } from '../core/sessions.js';
 import { signIn } from '../core/sign-in.js';
 import { userRecord } from '../core/users.js';
-import { assertFresh } from '../core/reauth.js';
-import { requestAuth, requireAuth, requireFreshUser } from '../http/auth.js';
+import { assertFresh, notWhileViewingAs } from '../core/reauth.js';
+import { bearerToken, requestAuth, requireAuth, requireFreshUser } from '../http/auth.js';
 import { clientOf as client } from '../http/client.js';
 import { multipartForms, uploadedFiles } from '../http/multipart.js';
 import { confirmEmailChange, requestEmailChange } from './change-email.js';
@@ -75,14 +75,15 @@ export function accountRoutes(ctx: AppContext) {
       },
     );
 
-    // Keeps the session (moving its last seen) and hands out a fresh token for it.
+    // Keeps the session (moving its last seen) and hands out a fresh token for it. An operator's
+    // view as a member is not renewed: PocketBase answers a token that is not refreshable with
+    // itself (docs/decisions/0056).
     api.post('/api/collections/users/auth-refresh', { schema: C.authRefresh }, async (request) => {
       const { user, session } = await requireAuth(ctx, request);
+      const record = userRecord(user, { withEmail: true });
+      if (session.impersonated_by) return { token: bearerToken(request), record };
       await touchSession(ctx, session.id, client(request));
-      return {
-        token: sessionToken(ctx, user, session),
-        record: userRecord(user, { withEmail: true }),
-      };
+      return { token: sessionToken(ctx, user, session), record };
     });
 
     api.post('/api/collections/users/records', { schema: C.signUp }, async (request) => {
@@ -123,6 +124,9 @@ export function accountRoutes(ctx: AppContext) {
           { schema: C.updateRecord },
           async (request, reply) => {
             const auth = await ownRecord(request);
+            // The password is the member's own: an operator viewing as them cannot change it.
+            const { password, oldPassword, passwordConfirm } = request.body;
+            if (password || oldPassword || passwordConfirm) notWhileViewingAs(auth);
             const input = { ...request.body, avatarUpload: uploadedFiles(request).avatar };
             const { user, token } = await updateOwnRecord(ctx, auth, input, client(request));
             if (token) reply.header(TOKEN_HEADER, token);

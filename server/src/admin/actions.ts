@@ -9,7 +9,7 @@ import {
   fieldError,
   VALIDATION_FAILED,
 } from '../core/errors.js';
-import { endSessions } from '../core/sessions.js';
+import { endSessions, endViewsBy } from '../core/sessions.js';
 import { inTransaction } from '../core/transaction.js';
 import type { User } from '../db/schema.js';
 import { createInviteCodes, publishCodes, revokeUnusedCode } from '../invites/service.js';
@@ -39,7 +39,10 @@ async function logged(
   await recordEvent(ctx.db, { type, userId: member, client, detail: { actor, ...detail } });
 }
 
-/** Disables the member: every session ends at once (rows deleted), sign-in and codes refused. */
+/**
+ * Disables the member: every session ends at once (rows deleted), sign-in and codes refused, and
+ * so does every view as a member they had open (docs/decisions/0056).
+ */
 export async function disableMember(
   ctx: AppContext,
   id: string,
@@ -61,6 +64,11 @@ export async function disableMember(
       type: 'admin_disable',
       client,
       detail: { actor, sessions },
+    }));
+    await endViewsBy(work, id, () => ({
+      type: 'admin_view_as_ended',
+      client,
+      detail: { actor: id, reason: 'operator_disabled' },
     }));
   });
   return memberOr404(ctx, id);
@@ -85,7 +93,11 @@ export async function enableMember(
   return memberOr404(ctx, id);
 }
 
-/** Makes the member an operator, or takes it back (the initial user's alone to decide). */
+/**
+ * Makes the member an operator, or takes it back (the initial user's alone to decide). Views as a
+ * member end either way (docs/decisions/0056): one of a new operator's account would hand its
+ * holder the console, and a former operator's views go with the role.
+ */
 export async function setOperator(
   ctx: AppContext,
   id: string,
@@ -97,7 +109,8 @@ export async function setOperator(
   if (!operator && member.is_initial_user === 1) {
     throw new ForbiddenError('The initial user is always an operator.');
   }
-  await inTransaction(ctx, async ({ trx, publish }) => {
+  await inTransaction(ctx, async (work) => {
+    const { trx, publish } = work;
     await trx
       .updateTable('users')
       .set({ is_operator: operator ? 1 : 0, updated: nowString() })
@@ -110,6 +123,19 @@ export async function setOperator(
       detail: { actor },
     });
     publish({ type: 'user-changed', userId: id });
+    if (operator) {
+      await endSessions(work, id, { views: true }, () => ({
+        type: 'admin_view_as_ended',
+        client,
+        detail: { actor, reason: 'made_operator' },
+      }));
+    } else {
+      await endViewsBy(work, id, () => ({
+        type: 'admin_view_as_ended',
+        client,
+        detail: { actor: id, reason: 'operator_removed' },
+      }));
+    }
   });
   return memberOr404(ctx, id);
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as C from '../../../contract/admin.js';
 import { listRecords } from '../../../contract/accounts.js';
 import * as Collections from '../../../contract/collections.js';
+import { impersonate } from '../../../contract/impersonation.js';
 import { allEvents } from '../audit/service.js';
 import type { AppContext } from '../core/context.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
@@ -32,6 +33,7 @@ import {
   setOperator,
 } from './actions.js';
 import { listCollections, refuseCollectionChange, viewCollection } from './collections.js';
+import { viewAsMember } from './impersonate.js';
 import { listMembers, memberDetail, memberFilter, memberJson } from './members.js';
 import { listUserRecords } from './record-list.js';
 import { inviteTree, readTreeQuery } from './tree.js';
@@ -222,6 +224,13 @@ export function adminRoutes(ctx: AppContext) {
         throw new ForbiddenError('Only superusers can perform this action.');
       }
       return listUserRecords(ctx, request.query);
+    });
+
+    // PocketBase's impersonate, for operators on a fresh session: View as member (impersonate.ts).
+    api.post('/api/collections/users/impersonate/:id', { schema: impersonate }, async (request) => {
+      await requireSuperuser(ctx, request);
+      const auth = await requireAuth(ctx, request);
+      return viewAsMember(ctx, auth, request.params.id, request.body.duration, clientOf(request));
     });
 
     // PocketBase's collections API, read-only (admin/collections.ts).

@@ -44,6 +44,13 @@ export type SecurityEventType =
   | 'provider_unlinked'
   // Operator actions: `user_id` is the member acted on, `detail.actor` the operator's id or `cli`.
   | 'admin_disable'
+  // An operator viewing as the member (docs/decisions/0056): started, and ended by their Stop
+  // (`detail.session` names the view's session; `detail.reason` when it ended otherwise).
+  | 'admin_view_as'
+  | 'admin_view_as_ended'
+  // The operator's side of it: `user_id` is the operator, `detail.member` and `detail.email` the
+  // member viewed (the address they had then).
+  | 'viewed_as'
   | 'admin_enable'
   | 'admin_delete'
   | 'admin_make_operator'

@@ -32,6 +32,13 @@ export const VERIFY_EMAIL_FIRST = 'Verify your email first.';
 /** A sensitive action outside the session's fresh window (403; core/reauth.ts). */
 export const CONFIRM_IT_IS_YOU = "Confirm it's you to continue.";
 
+/**
+ * What an operator viewing as a member cannot do (403; core/reauth.ts): what needs the member's
+ * own confirmation, or changes how they sign in.
+ */
+export const NOT_WHILE_VIEWING_AS =
+  'Only the member can do this: it cannot be done while viewing as them.';
+
 /** Input that breaks a rule: a message for the whole request, and one error per field. */
 export class ValidationError extends Error {
   constructor(

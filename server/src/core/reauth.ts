@@ -2,7 +2,7 @@ import type { Session, User } from '../db/schema.js';
 import { formatDate } from '../tools/time.js';
 import { recordEvent } from './audit.js';
 import type { AppContext, Client } from './context.js';
-import { CONFIRM_IT_IS_YOU, ForbiddenError } from './errors.js';
+import { CONFIRM_IT_IS_YOU, ForbiddenError, NOT_WHILE_VIEWING_AS } from './errors.js';
 import type { Auth } from './users.js';
 
 /**
@@ -14,16 +14,36 @@ import type { Auth } from './users.js';
  * `Confirm it's you to continue.` and change nothing.
  */
 
-/** Epoch ms until which the session is fresh (0: it never proved anything, say a legacy row). */
-export function freshUntil(ctx: AppContext, session: Pick<Session, 'confirmed_at'>): number {
-  if (!session.confirmed_at) return 0;
+/**
+ * Epoch ms until which the session is fresh (0: it never proved anything, say a legacy row). An
+ * operator viewing as a member never is (docs/decisions/0056): nobody proved to be the member.
+ */
+export function freshUntil(
+  ctx: AppContext,
+  session: Pick<Session, 'confirmed_at'> & Partial<Pick<Session, 'impersonated_by'>>,
+): number {
+  if (!session.confirmed_at || session.impersonated_by) return 0;
   const at = Date.parse(`${session.confirmed_at.replace(' ', 'T')}`);
   return Number.isNaN(at) ? 0 : at + ctx.config.reauthMinutes * 60_000;
 }
 
-/** Refuses (403) unless the session is fresh. */
+/**
+ * Refuses (403) unless the session is fresh. An operator viewing as a member gets its own refusal,
+ * not "Confirm it's you": no confirmation of theirs can stand in for the member's.
+ */
 export function assertFresh(ctx: AppContext, auth: Auth): Auth {
+  notWhileViewingAs(auth);
   if (freshUntil(ctx, auth.session) <= Date.now()) throw new ForbiddenError(CONFIRM_IT_IS_YOU);
+  return auth;
+}
+
+/**
+ * Refuses (403) an operator viewing as a member (docs/decisions/0056) what only the member may do
+ * though it needs no fresh session: proving it is them, changing the password, renaming or removing
+ * a passkey, signing out their other devices.
+ */
+export function notWhileViewingAs(auth: Auth): Auth {
+  if (auth.session.impersonated_by) throw new ForbiddenError(NOT_WHILE_VIEWING_AS);
   return auth;
 }
 

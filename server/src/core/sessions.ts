@@ -33,9 +33,83 @@ export async function openSession(
     ip: client.ip,
     user_agent: client.userAgent,
     confirmed_at: formatDate(now),
+    impersonated_by: null,
   };
   await ctx.db.insertInto('sessions').values(session).execute();
   return session;
+}
+
+/** How long an operator views as a member when they do not say (seconds; docs/decisions/0056). */
+export const VIEW_AS_DEFAULT_SECONDS = 30 * 60;
+/** The longest view as a member: a longer `duration` is cut to this (seconds). */
+export const VIEW_AS_MAX_SECONDS = 60 * 60;
+
+/**
+ * An operator's view as a member (docs/decisions/0056): a session of the member marked with the
+ * operator's id, ending `seconds` from now (0: the default; capped at VIEW_AS_MAX_SECONDS). It
+ * proved nothing about the member (no `confirmed_at`, so never fresh) and it is no sign-in of
+ * theirs: the caller records what happened, on both sides, in the same work.
+ */
+export async function openViewingSession(
+  work: Work,
+  memberId: string,
+  operatorId: string,
+  client: Client,
+  seconds: number,
+): Promise<Session> {
+  const now = new Date();
+  const lasts = Math.min(seconds > 0 ? seconds : VIEW_AS_DEFAULT_SECONDS, VIEW_AS_MAX_SECONDS);
+  const session: Session = {
+    id: newId(),
+    user_id: memberId,
+    created: formatDate(now),
+    last_seen: formatDate(now),
+    expires: formatDate(new Date(now.getTime() + lasts * 1000)),
+    ip: client.ip,
+    user_agent: client.userAgent,
+    confirmed_at: null,
+    impersonated_by: operatorId,
+  };
+  await work.trx.insertInto('sessions').values(session).execute();
+  return session;
+}
+
+/**
+ * Ends every view as a member that the operator has open (they were disabled, lost the role, or
+ * their account is going), each through endSessions with the security event `record` makes.
+ * Returns how many ended.
+ */
+export async function endViewsBy(
+  work: Work,
+  operatorId: string,
+  record?: (ended: number) => Omit<SecurityEventInput, 'userId'>,
+): Promise<number> {
+  const views = await work.trx
+    .selectFrom('sessions')
+    .select(['id', 'user_id'])
+    .where('impersonated_by', '=', operatorId)
+    .execute();
+  let ended = 0;
+  for (const view of views)
+    ended += await endSessions(work, view.user_id, { only: view.id }, record);
+  return ended;
+}
+
+/** The emails of the operators viewing as the member in `sessions`, by operator id. */
+export async function viewingOperators(
+  db: Db,
+  sessions: readonly Pick<Session, 'impersonated_by'>[],
+): Promise<Map<string, string>> {
+  const ids = [
+    ...new Set(sessions.map((s) => s.impersonated_by).filter((id): id is string => !!id)),
+  ];
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.email]));
 }
 
 /** The session, when it exists and has not reached its absolute end. */
@@ -73,10 +147,14 @@ export async function touchSession(ctx: AppContext, id: string, client: Client):
     .execute();
 }
 
-/** Which of a member's sessions to end: all, all but `keep` (this device), or only `only`. */
+/**
+ * Which of a member's sessions to end: all, all but `keep` (this device), only `only`, or only
+ * operators' views as the member (`views`).
+ */
 export interface SessionScope {
   keep?: string;
   only?: string;
+  views?: boolean;
 }
 
 /**
@@ -93,6 +171,7 @@ export async function endSessions(
   let query = work.trx.deleteFrom('sessions').where('user_id', '=', userId);
   if (scope.only) query = query.where('id', '=', scope.only);
   if (scope.keep) query = query.where('id', '!=', scope.keep);
+  if (scope.views) query = query.where('impersonated_by', 'is not', null);
   const ended = Number((await query.executeTakeFirst()).numDeletedRows);
   if (record) await recordEvent(work.trx, { ...record(ended), userId });
   if (ended > 0) work.publish({ type: 'session-ended', userId, sessionId: scope.only ?? null });
@@ -141,5 +220,10 @@ export function sessionToken(
   user: Pick<User, 'id' | 'email' | 'token_key'>,
   session: Session,
 ): string {
-  return ctx.tokens.sign('auth', user, { sid: session.id, notAfter: sessionEnd(session) });
+  return ctx.tokens.sign('auth', user, {
+    sid: session.id,
+    notAfter: sessionEnd(session),
+    // An operator's view as a member is never renewed (PocketBase's static token).
+    refreshable: !session.impersonated_by,
+  });
 }

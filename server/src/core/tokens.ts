@@ -50,6 +50,11 @@ export interface TokenExtras {
   newEmail?: string;
   /** Unix seconds; the token expires then if that is before the end of its usual lifetime. */
   notAfter?: number;
+  /**
+   * Auth tokens: false for one that auth-refresh does not renew (an operator viewing as a member,
+   * PocketBase's static token). Default true.
+   */
+  refreshable?: boolean;
 }
 
 /**
@@ -137,7 +142,7 @@ export class Tokens {
       id: user.id,
       type,
     };
-    if (type === 'auth') claims.refreshable = true;
+    if (type === 'auth') claims.refreshable = extras.refreshable ?? true;
     // File tokens travel in image URLs: they name the session, never the email.
     if ((type === 'auth' || type === 'file') && extras.sid) claims.sid = extras.sid;
     if (EMAIL_BOUND.includes(type)) claims.email = user.email;

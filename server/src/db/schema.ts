@@ -100,6 +100,12 @@ export interface SessionsTable {
    * than the column that the migration has not reached (none after it ran).
    */
   confirmed_at: string | null;
+  /**
+   * An operator viewing the member's account (docs/decisions/0056): the operator's id. Such a
+   * session is short, never renewed, never fresh, and not the member's sign-in. null for the
+   * member's own sessions.
+   */
+  impersonated_by: string | null;
 }
 
 /** What happened to whose account, from where: the member's activity and the operator's log. */

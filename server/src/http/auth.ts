@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../core/context.js';
 import { ForbiddenError, UnauthenticatedError } from '../core/errors.js';
-import { assertFresh } from '../core/reauth.js';
+import { assertFresh, notWhileViewingAs } from '../core/reauth.js';
 import { findAuthByToken, isOperator, type Auth } from '../core/users.js';
 import { andThen, type Maybe } from '../tools/maybe.js';
 import type { User } from '../db/schema.js';
@@ -45,6 +45,14 @@ export function requireAuth(ctx: AppContext, request: FastifyRequest): Maybe<Aut
 /** The signed-in user, or UnauthenticatedError (401). */
 export function requireUser(ctx: AppContext, request: FastifyRequest): Maybe<User> {
   return andThen(requireAuth(ctx, request), (auth) => auth.user);
+}
+
+/**
+ * The signed-in user on a session of their own: an operator viewing as them gets 403 (what changes
+ * how the member signs in is theirs alone; docs/decisions/0056).
+ */
+export function requireOwnUser(ctx: AppContext, request: FastifyRequest): Maybe<User> {
+  return andThen(requireAuth(ctx, request), (auth) => notWhileViewingAs(auth).user);
 }
 
 /**

@@ -5,7 +5,7 @@ import type { AppContext } from '../core/context.js';
 import { signIn } from '../core/sign-in.js';
 import { userRecord } from '../core/users.js';
 import { ForbiddenError, VERIFY_EMAIL_FIRST } from '../core/errors.js';
-import { requireFreshUser, requireUser } from '../http/auth.js';
+import { requireFreshUser, requireOwnUser, requireUser } from '../http/auth.js';
 import { clientOf as client } from '../http/client.js';
 import {
   addPasskey,
@@ -57,22 +57,24 @@ export function passkeyRoutes(ctx: AppContext) {
       '/api/gatehouse/reauth/passkey-options',
       { schema: C.reauthOptions },
       async (request) => {
-        return withRpId(await reauthOptions(ctx, await requireUser(ctx, request), client(request)));
+        const user = await requireOwnUser(ctx, request);
+        return withRpId(await reauthOptions(ctx, user, client(request)));
       },
     );
 
     api.post('/api/gatehouse/passkeys', { schema: C.add }, async (request) => {
-      const user = await requireUser(ctx, request);
+      const user = await requireOwnUser(ctx, request);
       return addPasskey(ctx, user, request.body, client(request));
     });
 
+    // Renaming or removing a passkey is the member's own (not an operator's viewing as them).
     api.patch('/api/gatehouse/passkeys/:id', { schema: C.rename }, async (request) => {
-      const user = await requireUser(ctx, request);
+      const user = await requireOwnUser(ctx, request);
       return renamePasskey(ctx, user, request.params.id, request.body, client(request));
     });
 
     api.delete('/api/gatehouse/passkeys/:id', { schema: C.remove }, async (request, reply) => {
-      const user = await requireUser(ctx, request);
+      const user = await requireOwnUser(ctx, request);
       await removePasskey(ctx, user, request.params.id, client(request));
       return reply.code(204).send(null);
     });

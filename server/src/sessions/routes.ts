@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import * as C from '../../../contract/sessions.js';
 import type { AppContext } from '../core/context.js';
 import { fieldError, NotFoundError, VALIDATION_FAILED, ValidationError } from '../core/errors.js';
-import { confirmSession, freshUntil, type Proof } from '../core/reauth.js';
-import { endSessions, listSessions } from '../core/sessions.js';
+import { confirmSession, freshUntil, notWhileViewingAs, type Proof } from '../core/reauth.js';
+import { endSessions, listSessions, viewingOperators } from '../core/sessions.js';
 import { inTransaction } from '../core/transaction.js';
 import { requireAuth, requireFreshAuth } from '../http/auth.js';
 import { clientOf } from '../http/client.js';
@@ -22,6 +22,7 @@ export function sessionRoutes(ctx: AppContext, proofs: Proof[]) {
     api.get('/api/gatehouse/sessions', { schema: C.listSessions }, async (request) => {
       const { user, session: current } = await requireAuth(ctx, request);
       const sessions = await listSessions(ctx.db, user.id);
+      const operators = await viewingOperators(ctx.db, sessions);
       return {
         items: sessions.map((s) => ({
           id: s.id,
@@ -30,13 +31,17 @@ export function sessionRoutes(ctx: AppContext, proofs: Proof[]) {
           ip: s.ip,
           userAgent: s.user_agent,
           current: s.id === current.id,
+          viewedBy: s.impersonated_by ? (operators.get(s.impersonated_by) ?? '') : null,
         })),
       };
     });
 
     api.delete('/api/gatehouse/sessions/:id', { schema: C.endSession }, async (request, reply) => {
-      const { user } = await requireAuth(ctx, request);
+      const auth = await requireAuth(ctx, request);
+      const { user } = auth;
       const only = request.params.id;
+      // An operator viewing as the member does not sign out the member's devices.
+      if (only !== auth.session.id) notWhileViewingAs(auth);
       const ended = await inTransaction(ctx, (work) =>
         endSessions(work, user.id, { only }, () => ({
           type: 'session_ended',
@@ -65,13 +70,21 @@ export function sessionRoutes(ctx: AppContext, proofs: Proof[]) {
       },
     );
 
+    // Log Out; for an operator viewing as a member, Stop (docs/decisions/0056): the member's log
+    // says the view ended, not that they signed out.
     api.post('/api/gatehouse/logout', { schema: C.logout }, async (request, reply) => {
       const { user, session } = await requireAuth(ctx, request);
+      const operator = session.impersonated_by;
       await inTransaction(ctx, (work) =>
-        endSessions(work, user.id, { only: session.id }, () => ({
-          type: 'signed_out',
-          client: clientOf(request),
-        })),
+        endSessions(work, user.id, { only: session.id }, () =>
+          operator
+            ? {
+                type: 'admin_view_as_ended',
+                client: clientOf(request),
+                detail: { actor: operator, session: session.id },
+              }
+            : { type: 'signed_out', client: clientOf(request) },
+        ),
       );
       return reply.code(204).send(null);
     });
@@ -92,8 +105,10 @@ export function sessionRoutes(ctx: AppContext, proofs: Proof[]) {
     });
 
     // One proof: `password`, `code` (authenticator or recovery code) or `response` (a passkey).
+    // An operator viewing as a member cannot prove to be them (and a wrong try would count
+    // against the member's sign-in).
     api.post('/api/gatehouse/reauth', { schema: C.reauth }, async (request) => {
-      const auth = await requireAuth(ctx, request);
+      const auth = notWhileViewingAs(await requireAuth(ctx, request));
       const body = request.body;
       const given = proofs.filter((p) => body[p.field] !== undefined && body[p.field] !== '');
       if (given.length !== 1) {

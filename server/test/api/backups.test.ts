@@ -191,10 +191,9 @@ describe.each(DATABASES)('backups on %s', (db) => {
     const before = (await backupEvents(t, operator.token, operator.id)).length;
     await pb.backups.create('logged.zip');
     await sdkError(pb.backups.create('logged.zip'));
-    const download = await fetch(
-      pb.backups.getDownloadURL(await pb.files.getToken(), 'logged.zip'),
-    );
-    const bytes = Buffer.from(await download.arrayBuffer());
+    const bytes = await (
+      await fetch(pb.backups.getDownloadURL(await pb.files.getToken(), 'logged.zip'))
+    ).arrayBuffer();
     await fetch(pb.backups.getDownloadURL('not-a-token', 'logged.zip'));
     await pb.backups.upload({ file: new File([bytes], 'logged_copy.zip') });
     await pb.backups.delete('logged_copy.zip');

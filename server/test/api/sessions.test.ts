@@ -57,8 +57,10 @@ describe.each(DATABASES)('sessions on %s', (db) => {
         expect(items.map((i) => i.current)).toEqual([false, true]);
         for (const item of items) {
           expect(Object.keys(item).sort()).toEqual(
-            ['created', 'current', 'id', 'ip', 'lastSeen', 'userAgent'].sort(),
+            ['created', 'current', 'id', 'ip', 'lastSeen', 'userAgent', 'viewedBy'].sort(),
           );
+          // The member's own sessions: no operator is viewing as them.
+          expect(item.viewedBy).toBeNull();
           expect(item.id).toMatch(ID_RE);
           expect(item.created).toMatch(DATE_RE);
           expect(item.lastSeen).toMatch(DATE_RE);
