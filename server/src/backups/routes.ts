@@ -35,7 +35,6 @@ import {
   NotRestorableError,
   restoreBackup,
 } from './store.js';
-import { startBackupSchedule } from './schedule.js';
 
 /**
  * PocketBase's backups API (backups/store.ts keeps them; docs/decisions/0054): operators list and
@@ -51,9 +50,6 @@ export function backupRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const api = app.withTypeProvider<TypeBoxTypeProvider>();
     ensurePrivateDir(backupsDir(ctx));
-    // The settings' schedule (backups/schedule.ts), for as long as the server runs.
-    const stopSchedule = startBackupSchedule(ctx);
-    app.addHook('onClose', () => stopSchedule());
 
     api.get('/api/backups', { schema: C.listBackups }, async (request) => {
       await requireSuperuser(ctx, request);

@@ -191,9 +191,10 @@ describe.each(DATABASES)('backups on %s', (db) => {
     const before = (await backupEvents(t, operator.token, operator.id)).length;
     await pb.backups.create('logged.zip');
     await sdkError(pb.backups.create('logged.zip'));
-    const bytes = await (
-      await fetch(pb.backups.getDownloadURL(await pb.files.getToken(), 'logged.zip'))
-    ).arrayBuffer();
+    const download = await fetch(
+      pb.backups.getDownloadURL(await pb.files.getToken(), 'logged.zip'),
+    );
+    const bytes = Buffer.from(await download.arrayBuffer());
     await fetch(pb.backups.getDownloadURL('not-a-token', 'logged.zip'));
     await pb.backups.upload({ file: new File([bytes], 'logged_copy.zip') });
     await pb.backups.delete('logged_copy.zip');
