@@ -12,6 +12,7 @@ import { migrateToLatest } from './db/migrations/index.js';
 import { preparedQueries } from './db/prepared.js';
 import { WebApp } from './http/web-app.js';
 import { bootstrapInviteLink, InitialUserExistsError } from './invites/service.js';
+import { registerBackupSchedule } from './backups/schedule.js';
 import { registerHousekeeping } from './housekeeping.js';
 import { type CronRun, Crons } from './core/cron.js';
 import { RequestLog } from './logs/request-log.js';
@@ -140,6 +141,8 @@ export async function startServer(
       onRun: (report) => requestLog.cronRun(report),
     });
     registerHousekeeping(crons, ctx, requestLog.store);
+    // The settings' backups.cron, following the setting as it changes (`__pbAutoBackup__`).
+    registerBackupSchedule(crons, ctx);
     for (const job of options.jobs ?? []) crons.add(job.id, job.expression, job.run);
     cleanup.push(() => crons.stop());
     const webApp = await WebApp.load(config.webDist, config);

@@ -1,81 +1,76 @@
 import fs from 'node:fs';
 import type { AppContext } from '../core/context.js';
-import { type CronSchedule, parseCron } from '../tools/cron-schedule.js';
-import { activeBackup, backupPath, createBackup, generatedName, listBackups } from './store.js';
+import type { CronTrigger, Crons } from '../core/cron.js';
+import { backupPath, createBackup, generatedName, listBackups } from './store.js';
 
 /**
- * Scheduled backups, as PocketBase's: at every minute the settings' `backups.cron` names (UTC), a
- * backup named `@auto_pb_backup_<app name>_<time>.zip`, and then only the newest
- * `backups.cronMaxKeep` of those are kept (the others, uploaded or made by hand, are never
- * removed). The schedule is read from the settings at each minute, so a change applies at once,
- * on every instance. With several instances on PostgreSQL, each makes the backup on its own disk.
+ * Scheduled backups, as PocketBase's: a job of the one scheduler (core/cron.ts) named as
+ * PocketBase names it, `__pbAutoBackup__`, at the settings' `backups.cron` (UTC), there while the
+ * setting is not empty. Each run makes a backup named `@auto_pb_backup_<app name>_<time>.zip`, and
+ * then only the newest `backups.cronMaxKeep` of those are kept (the others, uploaded or made by
+ * hand, are never removed).
+ *
+ * The job follows the setting as it changes: each time the settings are read again (a change on
+ * this instance or another one, a restore), the job is added, moved to the new schedule or
+ * removed. With several instances on PostgreSQL each scheduled run is claimed, as every job's:
+ * one instance makes the backup, on its own disk. "Run now" (POST /api/crons/__pbAutoBackup__)
+ * makes one at once, as in PocketBase.
  */
 
 export const AUTO_PREFIX = '@auto_pb_backup_';
 
-/** Starts the minute timer; the returned function stops it (and waits for a backup under way). */
-export function startBackupSchedule(ctx: AppContext): () => Promise<void> {
-  let parsed: { expression: string; schedule: CronSchedule | undefined } | undefined;
-  let running: Promise<void> | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
+/** PocketBase's id of the job (core/base_backup.go). */
+export const BACKUP_JOB = '__pbAutoBackup__';
 
-  const scheduleOf = (expression: string): CronSchedule | undefined => {
-    if (parsed?.expression !== expression) {
-      let schedule: CronSchedule | undefined;
-      try {
-        schedule = parseCron(expression);
-      } catch {
-        // Saved settings are checked; one that is not an expression schedules nothing.
-      }
-      parsed = { expression, schedule };
-    }
-    return parsed.schedule;
-  };
-
-  const tick = (at: Date) => {
+/** Keeps the job in step with `backups.cron` from now on. */
+export function registerBackupSchedule(crons: Crons, ctx: AppContext): void {
+  const sync = () => {
     const expression = ctx.settings.backupsCron;
-    if (!expression || running || activeBackup() !== undefined) return;
-    if (!scheduleOf(expression)?.isDue(at)) return;
-    running = runScheduledBackup(ctx, at).finally(() => (running = undefined));
+    const current = crons.list().find((job) => job.id === BACKUP_JOB)?.expression ?? '';
+    // The same schedule: the job, and a run under way, stay as they are.
+    if (expression === current) return;
+    if (!expression) {
+      crons.remove(BACKUP_JOB);
+      return;
+    }
+    try {
+      crons.add(BACKUP_JOB, expression, (trigger) => runScheduledBackup(ctx, trigger));
+    } catch (err) {
+      // Saved settings are checked; one that is not an expression schedules nothing.
+      crons.remove(BACKUP_JOB);
+      ctx.log.warn(
+        { err, expression },
+        'backups.cron is not a cron expression: no scheduled backups',
+      );
+    }
   };
-
-  const next = () => {
-    if (stopped) return;
-    const now = Date.now();
-    // A little past the start of the next minute, so the minute read is that one.
-    timer = setTimeout(
-      () => {
-        tick(new Date());
-        next();
-      },
-      60_000 - (now % 60_000) + 50,
-    );
-    timer.unref();
-  };
-  next();
-
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-  };
+  sync();
+  ctx.settings.onReload(sync);
 }
 
-/** One scheduled backup, then the oldest scheduled ones beyond the count to keep are deleted. */
-export async function runScheduledBackup(ctx: AppContext, at = new Date()): Promise<void> {
-  const key = generatedName(ctx, AUTO_PREFIX, at);
-  try {
-    await createBackup(ctx, key);
-    ctx.log.info({ key }, 'scheduled backup written');
-  } catch (err) {
-    ctx.log.error({ err, key }, 'scheduled backup failed');
-    return;
-  }
+/**
+ * One scheduled backup, then the oldest scheduled ones beyond the count to keep are deleted. A
+ * failed backup throws: the run is recorded as failed (in the request log, level 8) and logged.
+ */
+export async function runScheduledBackup(
+  ctx: AppContext,
+  trigger: CronTrigger,
+): Promise<{ backup: string; removed: number }> {
+  const key = generatedName(
+    ctx,
+    AUTO_PREFIX,
+    trigger.kind === 'schedule' ? trigger.scheduled : new Date(),
+  );
+  await createBackup(ctx, key);
+  ctx.log.info({ key }, 'scheduled backup written');
   const keep = ctx.settings.backupsCronMaxKeep;
   const scheduled = listBackups(ctx).filter((b) => b.key.startsWith(AUTO_PREFIX));
+  let removed = 0;
   for (const old of scheduled.slice(Math.max(keep, 1))) {
     const file = backupPath(ctx, old.key);
-    if (file) fs.rmSync(file, { force: true });
+    if (!file) continue;
+    fs.rmSync(file, { force: true });
+    removed += 1;
   }
+  return { backup: key, removed };
 }

@@ -1,13 +1,15 @@
-import { Cron } from 'croner';
 import { type Kysely, sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/schema.js';
+import { type CronSchedule, parseCron } from '../tools/cron-schedule.js';
 import { formatDate } from '../tools/time.js';
 
 /**
- * The scheduled jobs (PocketBase's `app.Cron()`): each has an id and a cron expression (five
- * fields, or six with seconds first; UTC), and runs at every time its expression names. The
- * operator lists them and runs one now (GET /api/crons, POST /api/crons/{id}).
+ * The scheduled jobs (PocketBase's `app.Cron()`): each has an id and a cron expression read as
+ * PocketBase reads one (tools/cron-schedule.ts: five fields or a macro, UTC; jobs in code may give
+ * seconds first), and runs at every time its expression names. The operator lists them and runs
+ * one now (GET /api/crons, POST /api/crons/{id}). This is the one scheduler: housekeeping.ts's
+ * clean-ups and the settings' backup schedule (backups/schedule.ts, `__pbAutoBackup__`) are jobs.
  *
  * Registering: `crons.add(id, expression, run)` at composition (server.ts registers the
  * housekeeping jobs, housekeeping.ts, and the jobs a feature brings); adding an id again replaces
@@ -46,7 +48,7 @@ export interface CronJobInfo {
 }
 
 interface Job extends CronJobInfo {
-  cron: Cron;
+  schedule: CronSchedule;
   run: CronRun;
   timer?: NodeJS.Timeout;
   /** The run under way, if any: a job never overlaps itself. */
@@ -76,14 +78,14 @@ export class Crons {
   constructor(private readonly options: CronsOptions) {}
 
   /**
-   * Adds the job `id`, or replaces the job of that id (its schedule and what it runs). Throws when
-   * `expression` is not a cron expression.
+   * Adds the job `id`, or replaces the job of that id (its schedule and what it runs). Throws a
+   * CronExpressionError when `expression` is not a cron expression.
    */
   add(id: string, expression: string, run: CronRun): void {
-    const cron = new Cron(expression, { timezone: 'UTC', mode: '5-or-6-parts' });
+    const schedule = parseCron(expression, { seconds: true });
     const old = this.jobs.get(id);
     if (old) clearTimeout(old.timer);
-    const job: Job = { id, expression, cron, run };
+    const job: Job = { id, expression, schedule, run };
     this.jobs.set(id, job);
     if (this.started) this.arm(job);
   }
@@ -149,7 +151,7 @@ export class Crons {
   /** Sets the job's timer for its next scheduled time after `after` (default: now). */
   private arm(job: Job, after?: Date): void {
     clearTimeout(job.timer);
-    const next = job.cron.nextRun(after ?? new Date());
+    const next = job.schedule.next(after ?? new Date());
     if (!next) return;
     const wait = Math.min(Math.max(next.getTime() - Date.now(), 0), MAX_WAIT_MS);
     job.timer = setTimeout(() => this.due(job, next), wait);

@@ -72,6 +72,7 @@ type Stored = Partial<Record<SettingPath, unknown>>;
 export class Settings {
   private stored: Stored = {};
   private readonly locked: ReadonlySet<SettingPath>;
+  private readonly reloaded = new Set<() => void>();
 
   constructor(
     private readonly config: Config,
@@ -94,6 +95,17 @@ export class Settings {
       }
     }
     this.stored = stored;
+    for (const listener of this.reloaded) listener();
+  }
+
+  /**
+   * Calls `listener` after every reload, the new values in force (at start, after a change here
+   * or on another instance, after a restore): for what is set up from a setting, such as the
+   * backups' scheduled job. It must not throw. Returns what removes it.
+   */
+  onReload(listener: () => void): () => void {
+    this.reloaded.add(listener);
+    return () => this.reloaded.delete(listener);
   }
 
   /** The fields the environment sets, which PATCH may not change (`smtp.host`, …). */

@@ -1,14 +1,22 @@
 /**
- * PocketBase's cron expressions (its tools/cron): five fields (minute, hour, day of the month,
- * month, day of the week; Sunday is 0), each `*`, a value, a range `1-5`, a step `*\/15` or
- * `1-30/5`, or a comma list of those; or a macro (@yearly, @annually, @monthly, @weekly, @daily,
- * @midnight, @hourly). A time is due when every field matches it (day of the month and day of the
- * week both), in UTC. Errors carry PocketBase's messages, which the settings show as they are.
+ * PocketBase's cron expressions (its tools/cron), the one reader of every schedule here: the
+ * settings' `backups.cron` is checked with it, and the job registry (core/cron.ts) times every
+ * job with it. Five fields (minute, hour, day of the month, month, day of the week; Sunday is 0),
+ * each `*`, a value, a range `1-5`, a step `*\/15` or `1-30/5`, or a comma list of those; or a
+ * macro (@yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly). A time is due when
+ * every field matches it (the day of the month and the day of the week both), in UTC. Errors
+ * carry PocketBase's messages, which the settings show as they are.
+ *
+ * Jobs registered in code may also give a sixth field first, the seconds (`* * * * * *`: every
+ * second), with `{seconds: true}`; PocketBase has none, and the settings never take one.
  */
 
 export interface CronSchedule {
-  /** Whether the minute of `at` (UTC) is one the expression names. */
-  isDue(at: Date): boolean;
+  /**
+   * The first time strictly after `after` that the expression names, to the second; undefined when
+   * none comes within eight years (`0 0 30 2 *` never does).
+   */
+  next(after: Date): Date | undefined;
 }
 
 const MACROS: Record<string, string> = {
@@ -21,6 +29,9 @@ const MACROS: Record<string, string> = {
   '@hourly': '0 * * * *',
 };
 
+/** How far `next` looks: past a leap day's four years, with room. */
+const HORIZON_MS = 8 * 366 * 24 * 60 * 60_000;
+
 /** Why an expression is not one (its message is PocketBase's). */
 export class CronExpressionError extends Error {
   constructor(message: string) {
@@ -29,13 +40,17 @@ export class CronExpressionError extends Error {
   }
 }
 
-export function parseCron(expression: string): CronSchedule {
+export function parseCron(expression: string, options: { seconds?: boolean } = {}): CronSchedule {
   const segments = (MACROS[expression] ?? expression).split(' ');
-  if (segments.length !== 5) {
+  const withSeconds = options.seconds === true && segments.length === 6;
+  if (segments.length !== 5 && !withSeconds) {
     throw new CronExpressionError(
-      'invalid cron expression - must be a valid macro or to have exactly 5 space separated segments',
+      options.seconds
+        ? 'invalid cron expression - must be a valid macro or to have exactly 5 or 6 space separated segments'
+        : 'invalid cron expression - must be a valid macro or to have exactly 5 space separated segments',
     );
   }
+  const seconds = withSeconds ? parseSegment(segments.shift()!, 0, 59) : new Set([0]);
   const [minutes, hours, days, months, weekdays] = [
     parseSegment(segments[0]!, 0, 59),
     parseSegment(segments[1]!, 0, 23),
@@ -43,13 +58,30 @@ export function parseCron(expression: string): CronSchedule {
     parseSegment(segments[3]!, 1, 12),
     parseSegment(segments[4]!, 0, 6),
   ];
+  const dayMatches = (at: Date) => days.has(at.getUTCDate()) && weekdays.has(at.getUTCDay());
   return {
-    isDue: (at) =>
-      minutes.has(at.getUTCMinutes()) &&
-      hours.has(at.getUTCHours()) &&
-      days.has(at.getUTCDate()) &&
-      months.has(at.getUTCMonth() + 1) &&
-      weekdays.has(at.getUTCDay()),
+    next: (after) => {
+      // From the next whole second, each field that does not match moves to the start of the next
+      // unit of its own (a month, a day, an hour, a minute, a second), so few steps are taken.
+      let t = new Date(Math.floor(after.getTime() / 1000) * 1000 + 1000);
+      const limit = after.getTime() + HORIZON_MS;
+      while (t.getTime() <= limit) {
+        const [y, mo, d, h, mi] = [
+          t.getUTCFullYear(),
+          t.getUTCMonth(),
+          t.getUTCDate(),
+          t.getUTCHours(),
+          t.getUTCMinutes(),
+        ];
+        if (!months.has(mo + 1)) t = new Date(Date.UTC(y, mo + 1, 1));
+        else if (!dayMatches(t)) t = new Date(Date.UTC(y, mo, d + 1));
+        else if (!hours.has(h)) t = new Date(Date.UTC(y, mo, d, h + 1));
+        else if (!minutes.has(mi)) t = new Date(Date.UTC(y, mo, d, h, mi + 1));
+        else if (!seconds.has(t.getUTCSeconds())) t = new Date(t.getTime() + 1000);
+        else return t;
+      }
+      return undefined;
+    },
   };
 }
 

@@ -10,10 +10,14 @@ import { DATABASES, startTestServer, type TestServer, type User } from '../suppo
 
 /** PocketBase's 403 at its superusers' routes, which operators may use here. */
 const NOT_ALLOWED = 'The authorized record is not allowed to perform this action.';
-/** Polls `check` until it holds (or ~5 s pass), then returns its last answer. */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+/** Polls `check` until it holds (or `ms` pass, 5 s by default), then returns its last answer. */
+async function eventually<T>(
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  ms = 5000,
+): Promise<T> {
   let value = await read();
-  for (let i = 0; i < 50 && !check(value); i++) {
+  for (let i = 0; i < ms / 100 && !check(value); i++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     value = await read();
   }
@@ -158,5 +162,68 @@ describe.each(DATABASES)('scheduled jobs on %s', (db) => {
         expect(claims).toContain('test_tick');
       }
     },
+  );
+
+  it(
+    db === 'postgres'
+      ? "the settings' backup schedule is the job __pbAutoBackup__ on every instance, and each of its times runs once"
+      : "the settings' backup schedule is the job __pbAutoBackup__, and it runs",
+    async () => {
+      const pb = sdkClient(t.url, operator.token);
+      // PostgreSQL: another instance of this database, already running when the setting changes.
+      const others =
+        db === 'postgres' ? [await startServer(loadConfig(t.env), { logger: false })] : [];
+      const jobsOn = (url: string) => sdkClient(url, operator.token).crons.getFullList();
+      const autoBackups = async () =>
+        (await pb.backups.getFullList()).filter((b) => b.key.startsWith('@auto_pb_backup_'));
+
+      try {
+        await pb.settings.update({ backups: { cron: '* * * * *', cronMaxKeep: 2 } });
+        for (const url of [t.url, ...others.map((s) => s.url)]) {
+          const jobs = await eventually(
+            () => jobsOn(url),
+            (list) => list.some((job) => job.id === '__pbAutoBackup__'),
+          );
+          // PocketBase's own jobs (`__pb…`) come last.
+          expect(jobs.at(-1)).toEqual({ id: '__pbAutoBackup__', expression: '* * * * *' });
+        }
+
+        // At the next minute, a backup.
+        const made = await eventually(autoBackups, (list) => list.length > 0, 70_000);
+        expect(made.map((b) => b.key)).toEqual([
+          expect.stringMatching(/^@auto_pb_backup_gatehouse_\d{12}00\.zip$/),
+        ]);
+        // Room for another instance to run the same minute, if it (wrongly) did.
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+
+        // Cleared, the job is gone everywhere.
+        await pb.settings.update({ backups: { cron: '' } });
+        for (const url of [t.url, ...others.map((s) => s.url)]) {
+          const jobs = await eventually(
+            () => jobsOn(url),
+            (list) => !list.some((job) => job.id === '__pbAutoBackup__'),
+          );
+          expect(jobs.map((job) => job.id)).not.toContain('__pbAutoBackup__');
+        }
+      } finally {
+        // Closing writes the other instance's buffered log rows.
+        await Promise.all(others.map((s) => s.close()));
+      }
+
+      // Each scheduled minute was run by one instance: one record each, the first naming the backup.
+      const runs = await pb.logs.getList(1, 100, {
+        filter: 'data.job = "__pbAutoBackup__" && data.trigger = "schedule"',
+        sort: 'created',
+      });
+      const times = runs.items.map((r) => r.data.scheduled as string);
+      expect(times.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(times).size).toBe(times.length);
+      expect(runs.items[0]).toMatchObject({
+        level: 0,
+        message: 'Cron job __pbAutoBackup__',
+        data: { type: 'cron', backup: (await autoBackups()).at(-1)!.key },
+      });
+    },
+    100_000,
   );
 });
