@@ -138,13 +138,38 @@ export function sessionEnd(session: Session): number {
   return Math.floor(endMs(session) / 1000);
 }
 
-/** Moves the session's `last seen` (auth-refresh), keeping where it was used from current. */
-export async function touchSession(ctx: AppContext, id: string, client: Client): Promise<void> {
-  await ctx.db
-    .updateTable('sessions')
-    .set({ last_seen: nowString(), ip: client.ip })
-    .where('id', '=', id)
-    .execute();
+/**
+ * How far a session's `last seen` may lag before a refresh writes it again. A refresh is the SDK's
+ * most frequent call, and on SQLite every write drops the read cache for every member
+ * (db/prepared.ts): a refresh within the minute from the same address writes nothing.
+ */
+export const LAST_SEEN_STEP_MS = 60_000;
+
+/** A session row's `last seen` in epoch ms, parsed once per row object (as its end). */
+const lastSeens = new WeakMap<Session, number>();
+function lastSeenMs(session: Session): number {
+  let seen = lastSeens.get(session);
+  if (seen === undefined) {
+    seen = Date.parse(session.last_seen.replace(' ', 'T'));
+    lastSeens.set(session, seen);
+  }
+  return seen;
+}
+
+/**
+ * Moves the session's `last seen` (auth-refresh), keeping where it was used from current: written
+ * only when it is older than LAST_SEEN_STEP_MS or the client's address changed.
+ */
+export function touchSession(ctx: AppContext, id: string, client: Client): Maybe<void> {
+  return andThen(ctx.queries.sessionById(id), (session) => {
+    if (session?.ip === client.ip && Date.now() - lastSeenMs(session) < LAST_SEEN_STEP_MS) return;
+    return ctx.db
+      .updateTable('sessions')
+      .set({ last_seen: nowString(), ip: client.ip })
+      .where('id', '=', id)
+      .execute()
+      .then(() => {});
+  });
 }
 
 /**
