@@ -25,6 +25,7 @@ export const USERS_USAGE = `  users list [--q TEXT]          One line per member
   users enable EMAIL             Enable it again.
   users delete EMAIL             Delete the account (as its owner would).
   users make-operator EMAIL      Let the member use the operator console.
+  users remove-operator EMAIL    Take it back (never from the initial user).
   users reset-two-step EMAIL     Turn off the member's two-step sign-in and remove their passkeys
                                  (they lost their phone and recovery codes); they are mailed.
 `;
@@ -36,25 +37,51 @@ const CLI_CLIENT: Client = { ip: 'cli', network: 'cli', userAgent: 'gatehouse-cl
 const ACTOR = CLI_ACTOR;
 const BATCH = 1000;
 
+const ACTIONS = [
+  'list',
+  'disable',
+  'enable',
+  'delete',
+  'make-operator',
+  'remove-operator',
+  'reset-two-step',
+] as const;
+
+/** What `users …` was asked to do: read before the database is opened. */
+export interface UsersRequest {
+  action: (typeof ACTIONS)[number];
+  /** list: the text the emails must contain ('' for every member). */
+  q: string;
+  /** Every other action: the member's email. */
+  email: string;
+}
+
+/** The arguments after `users`; a wrong use throws UsageError. */
+export function readUsersArgs(args: string[]): UsersRequest {
+  const [word, ...rest] = args;
+  const action = ACTIONS.find((a) => a === word);
+  if (!action) {
+    throw new UsageError(word ? `Unknown users command "${word}".` : 'Missing users command.');
+  }
+  if (action === 'list') {
+    if (rest.length === 2 && rest[0] === '--q') {
+      return { action, q: rest[1]!.trim().toLowerCase(), email: '' };
+    }
+    if (rest.length !== 0) throw new UsageError('Usage: users list [--q TEXT]');
+    return { action, q: '', email: '' };
+  }
+  if (rest.length !== 1 || rest[0]!.startsWith('-')) {
+    throw new UsageError(`Usage: users ${action} EMAIL`);
+  }
+  return { action, q: '', email: rest[0]! };
+}
+
 export async function usersCommand(
   config: Config,
-  args: string[],
+  { action, q, email }: UsersRequest,
   out: Writable,
   waysIn: readonly WayInKind[],
 ): Promise<void> {
-  const [action, ...rest] = args;
-  const actions = ['list', 'disable', 'enable', 'delete', 'make-operator', 'reset-two-step'];
-  if (!action || !actions.includes(action)) {
-    throw new UsageError(action ? `Unknown users command "${action}".` : 'Missing users command.');
-  }
-  let q = '';
-  if (action === 'list') {
-    if (rest.length === 2 && rest[0] === '--q') q = rest[1]!.trim().toLowerCase();
-    else if (rest.length !== 0) throw new UsageError('Usage: users list [--q TEXT]');
-  } else if (rest.length !== 1 || rest[0]!.startsWith('-')) {
-    throw new UsageError(`Usage: users ${action} EMAIL`);
-  }
-
   const secrets = tokenSecrets(loadSigningSecret(config));
   const database = openDatabase(config);
   let events: Events | undefined;
@@ -69,7 +96,6 @@ export async function usersCommand(
     await ctx.settings.reload();
     if (action === 'list') return await listUsers(ctx, q, out);
 
-    const email = rest[0]!;
     const member = await findUserByEmail(ctx, email);
     if (!member) throw new NotFoundError();
     if (action === 'reset-two-step') {
@@ -86,12 +112,13 @@ export async function usersCommand(
     if (action === 'disable') await disableMember(ctx, member.id, ACTOR, CLI_CLIENT);
     else if (action === 'enable') await enableMember(ctx, member.id, ACTOR, CLI_CLIENT);
     else if (action === 'delete') await deleteMember(ctx, member.id, ACTOR, CLI_CLIENT);
-    else await setOperator(ctx, member.id, true, ACTOR, CLI_CLIENT);
+    else await setOperator(ctx, member.id, action === 'make-operator', ACTOR, CLI_CLIENT);
     const done = {
       disable: 'Disabled',
       enable: 'Enabled',
       delete: 'Deleted',
       'make-operator': 'Made an operator:',
+      'remove-operator': 'No longer an operator:',
     }[action];
     out.write(`${done} ${member.email}\n`);
   } finally {
@@ -123,8 +150,8 @@ async function listUsers(ctx: AppContext, q: string, out: Writable): Promise<voi
 }
 
 /** The message for a failure the operator can act on; undefined for anything else. */
-export function commandError(error: unknown, args: string[]): string | undefined {
-  if (error instanceof NotFoundError) return `No member with the email "${args[1] ?? ''}".`;
+export function commandError(error: unknown, request: UsersRequest): string | undefined {
+  if (error instanceof NotFoundError) return `No member with the email "${request.email}".`;
   if (error instanceof ForbiddenError || error instanceof ValidationError) return error.message;
   return undefined;
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliRun, npmCli } from '../support/cli.js';
 import { PATHS } from '../support/contract.js';
@@ -7,14 +8,24 @@ import { SoftAuthenticator } from '../support/webauthn.js';
 
 /** `npm run --silent cli -- users …` as an operator runs it, against a running server's data. */
 
-function cli(t: TestServer, args: string[]): Promise<CliRun> {
+function cli(t: TestServer, args: string[], databaseUrl = t.databaseUrl): Promise<CliRun> {
   return npmCli(args, {
     LOG_LEVEL: 'silent',
     DATA_DIR: t.dataDir,
-    ...(t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {}),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(t.env.TOKEN_SECRET ? { TOKEN_SECRET: t.env.TOKEN_SECRET } : {}),
   });
 }
+
+/** The line each command starts with on stderr: which database it opened. */
+function databaseLine(t: TestServer): string {
+  if (!t.databaseUrl) return `Database: ${path.join(t.dataDir, 'gatehouse.db')}`;
+  const url = new URL(t.databaseUrl);
+  return `Database: PostgreSQL 127.0.0.1:5432${url.pathname}`;
+}
+
+/** What the command said on stderr after naming the database. */
+const said = (run: CliRun): string => run.stderr.replace(/^Database: .*\n/, '').trim();
 
 describe.each(['sqlite', 'postgres'] as const)('the users CLI on %s', (db) => {
   let t: TestServer;
@@ -31,6 +42,8 @@ describe.each(['sqlite', 'postgres'] as const)('the users CLI on %s', (db) => {
     const unverified = await t.unverifiedUser(`cli_${db}_x@example.com`);
     const all = await cli(t, ['users', 'list']);
     expect(all.code, all.stderr).toBe(0);
+    // Which database, on stderr (stdout stays the list).
+    expect(all.stderr).toBe(`${databaseLine(t)}\n`);
     const lines = all.stdout.trim().split('\n');
     expect(lines).toContain(`${root.email}\t${root.id}\tverified\tinitial`);
     expect(lines).toContain(`${member.email}\t${member.id}\tverified\tmember`);
@@ -73,9 +86,32 @@ describe.each(['sqlite', 'postgres'] as const)('the users CLI on %s', (db) => {
     for (const action of ['disable', 'delete']) {
       const refused = await cli(t, ['users', action, root.email]);
       expect(refused.code).toBe(1);
-      expect(refused.stderr.trim()).toMatch(/^The initial user cannot be (disabled|deleted)\.$/);
+      expect(said(refused)).toMatch(/^The initial user cannot be (disabled|deleted)\.$/);
     }
     expect((await t.get(PATHS.codes, root.token)).status).toBe(200);
+  }, 120_000);
+
+  it('users remove-operator: the console is closed to them again, logged; never the initial user', async () => {
+    const u = await t.verifiedUser();
+    expect((await cli(t, ['users', 'make-operator', u.email])).code).toBe(0);
+    expect((await t.get('/api/admin/members', u.token)).status).toBe(200);
+    const removed = await cli(t, ['users', 'remove-operator', u.email]);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stdout).toBe(`No longer an operator: ${u.email}\n`);
+    expect((await t.get('/api/admin/members', u.token)).status).toBe(403);
+    const listed = await cli(t, ['users', 'list', '--q', u.email]);
+    expect(listed.stdout).toBe(`${u.email}\t${u.id}\tverified\tmember\n`);
+    const events = await t.get(
+      `/api/admin/security-events?member=${u.id}&type=admin_remove_operator`,
+      root.token,
+    );
+    expect(events.body.items).toHaveLength(1);
+    expect(events.body.items[0]).toMatchObject({ detail: { actor: 'cli' }, ip: 'cli' });
+
+    const refused = await cli(t, ['users', 'remove-operator', root.email]);
+    expect(refused.code).toBe(1);
+    expect(said(refused)).toBe('The initial user is always an operator.');
+    expect((await t.get('/api/admin/members', root.token)).status).toBe(200);
   }, 120_000);
 
   it('users reset-two-step: the member signs in with the password alone and is mailed', async () => {
@@ -116,27 +152,44 @@ describe.each(['sqlite', 'postgres'] as const)('the users CLI on %s', (db) => {
     // Nothing left: said so, exit code 1. The initial user's can be reset from here.
     const again = await cli(t, ['users', 'reset-two-step', m.email]);
     expect(again.code).toBe(1);
-    expect(again.stderr.trim()).toBe('This member has neither two-step sign-in nor a passkey.');
+    expect(said(again)).toBe('This member has neither two-step sign-in nor a passkey.');
     const initial = await cli(t, ['users', 'reset-two-step', root.email]);
     expect(initial.code).toBe(1);
-    expect(initial.stderr.trim()).toBe('This member has neither two-step sign-in nor a passkey.');
+    expect(said(initial)).toBe('This member has neither two-step sign-in nor a passkey.');
   }, 120_000);
 
   it('errors: an unknown email (1), a wrong use (2, with the usage)', async () => {
     const unknown = await cli(t, ['users', 'disable', 'nobody@example.com']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr.trim()).toBe('No member with the email "nobody@example.com".');
+    expect(said(unknown)).toBe('No member with the email "nobody@example.com".');
     for (const args of [
       ['users'],
       ['users', 'frobnicate'],
       ['users', 'disable'],
       ['users', 'reset-two-step'],
+      ['users', 'remove-operator'],
       ['users', 'list', '--x'],
     ]) {
       const wrong = await cli(t, args);
       expect(wrong.code, args.join(' ')).toBe(2);
       expect(wrong.stderr).toContain('Usage: npm run --silent cli -- <command>');
       expect(wrong.stdout).toBe('');
+      // Nothing opened: no database line.
+      expect(wrong.stderr).not.toContain('Database:');
     }
   }, 120_000);
+
+  it.runIf(db === 'postgres')(
+    'names PostgreSQL by host:port/database, never with the password of DATABASE_URL',
+    async () => {
+      const url = new URL(t.databaseUrl!);
+      url.password = 'never-shown-pw';
+      const run = await cli(t, ['users', 'list', '--q', root.email], url.toString());
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toBe(`${databaseLine(t)}\n`);
+      expect(run.stdout + run.stderr).not.toContain('never-shown-pw');
+      expect(run.stdout + run.stderr).not.toContain('postgres@');
+    },
+    120_000,
+  );
 });

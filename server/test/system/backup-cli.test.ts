@@ -23,7 +23,7 @@ describe('the backup command', () => {
   const env = { DATA_DIR: path.join(dir, 'data'), APP_URL: 'http://app.test' };
   beforeAll(async () => {
     // Creates the database.
-    const made = await cli(['initial-invite'], env);
+    const made = await cli(['initial-invite', '--create'], env);
     expect(made.code, made.stderr).toBe(0);
   }, 60_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -42,7 +42,9 @@ describe('the backup command', () => {
   it('into a folder that does not exist says so, without a stack or TypeError', async () => {
     const res = await cli(['backup', '/nonexistent-gh-folder/x.db'], env);
     expect(res.code).toBe(1);
-    expect(res.stderr.trim()).toBe('The folder /nonexistent-gh-folder does not exist.');
+    expect(res.stderr).toBe(
+      `Database: ${env.DATA_DIR}/gatehouse.db\nThe folder /nonexistent-gh-folder does not exist.\n`,
+    );
   }, 60_000);
 
   it('refuses to overwrite an existing file unless --force is given', async () => {
@@ -50,7 +52,7 @@ describe('the backup command', () => {
     writeFileSync(target, 'precious');
     const refused = await cli(['backup', target], env);
     expect(refused.code).toBe(1);
-    expect(refused.stderr.trim()).toBe(`${target} already exists. Add --force to replace it.`);
+    expect(refused.stderr).toContain(`\n${target} already exists. Add --force to replace it.\n`);
     expect(readFileSync(target, 'utf8')).toBe('precious');
 
     const forced = await cli(['backup', target, '--force'], env);

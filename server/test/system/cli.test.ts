@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { npmCli, tsxCli } from '../support/cli.js';
 import {
   APP_URL,
+  createPgDatabase,
   inviteCodeFrom,
   startTestServer,
   strongPassword,
@@ -26,17 +27,83 @@ describe('the initial-invite CLI', () => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  it('on a fresh DATA_DIR prints one line, the link; again prints the same link; fails once used', async () => {
+  it('on a fresh DATA_DIR makes no database unless told to (--create)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gh-cli-'));
+    dirs.push(dir);
+    const dataDir = path.join(dir, 'data');
+    const file = path.join(dataDir, 'gatehouse.db');
+    for (const args of [
+      ['initial-invite'],
+      ['users', 'list'],
+      ['backup', path.join(dir, 'b.db')],
+    ]) {
+      const refused = await npmCli(args, { LOG_LEVEL: 'silent', DATA_DIR: dataDir });
+      expect(refused.code, args.join(' ')).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toBe(
+        args[0] === 'backup'
+          ? `No Gatehouse database at ${file}: check DATA_DIR.\n`
+          : `No Gatehouse database at ${file}: check DATA_DIR, or add --create to start a new, empty one.\n`,
+      );
+    }
+    expect(existsSync(dataDir)).toBe(false);
+    const made = await npmCli(['users', 'list', '--create'], {
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+    });
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stderr).toBe(`Database: ${file} (new)\n`);
+    expect(made.stdout).toBe('');
+    expect(existsSync(file)).toBe(true);
+  }, 120_000);
+
+  it('on PostgreSQL, an empty database needs --create; a missing one is named', async () => {
+    const empty = await createPgDatabase();
+    try {
+      const env = {
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: empty.url,
+        TOKEN_SECRET: 'x'.repeat(32),
+        APP_URL,
+      };
+      const place = `PostgreSQL 127.0.0.1:5432${new URL(empty.url).pathname}`;
+      const refused = await cli(env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe(
+        `No Gatehouse database at ${place}: check DATABASE_URL, or add --create to start a new, empty one.\n`,
+      );
+      const made = await tsxCli(['initial-invite', '--create'], env);
+      expect(made.code, made.stderr).toBe(0);
+      expect(made.stderr).toBe(`Database: ${place} (new)\n`);
+      expect(made.stdout).toMatch(LINK_RE);
+      const again = await cli(env);
+      expect(again.stderr).toBe(`Database: ${place}\n`);
+      expect(again.stdout).toBe(made.stdout);
+
+      const missing = new URL(empty.url);
+      missing.pathname = '/gh_test_not_there';
+      const none = await cli({ ...env, DATABASE_URL: missing.toString() });
+      expect(none.code).toBe(1);
+      expect(none.stderr).toBe(
+        'No database at PostgreSQL 127.0.0.1:5432/gh_test_not_there: create it first (createdb gh_test_not_there), or check DATABASE_URL.\n',
+      );
+    } finally {
+      await empty.drop();
+    }
+  }, 120_000);
+
+  it('with --create prints one line, the link; again prints the same link; fails once used', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'gh-cli-'));
     dirs.push(dir);
     const env = { DATA_DIR: dir, APP_URL };
-    const first = await npmInitialInvite(env);
+    const first = await npmCli(['initial-invite', '--create'], { LOG_LEVEL: 'silent', ...env });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(LINK_RE);
     expect(first.stdout.trim().split('\n')).toHaveLength(1);
-    const second = await cli(env);
+    const second = await npmInitialInvite(env);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout.trim()).toBe(first.stdout.trim());
+    expect(second.stderr).toBe(`Database: ${path.join(dir, 'gatehouse.db')}\n`);
 
     // Start the server on that directory and sign up with the CLI's code.
     const t = await startTestServer({ db: 'sqlite', env: { DATA_DIR: dir } });

@@ -68,7 +68,10 @@ describe('the .env file', () => {
       'cli.env',
       `APP_URL=https://from-file.example\nDATA_DIR=${path.join(dir, 'cli-data')}\n`,
     );
-    const fromFile = await cli(['initial-invite'], { ENV_FILE: file, LOG_LEVEL: 'silent' });
+    const fromFile = await cli(['initial-invite', '--create'], {
+      ENV_FILE: file,
+      LOG_LEVEL: 'silent',
+    });
     expect(fromFile.code, fromFile.stderr).toBe(0);
     expect(fromFile.stdout).toMatch(/^https:\/\/from-file\.example\/signup\?code=\S+\n$/);
     const fromEnv = await cli(['initial-invite'], {
@@ -78,6 +81,10 @@ describe('the .env file', () => {
     });
     expect(fromEnv.code, fromEnv.stderr).toBe(0);
     expect(fromEnv.stdout).toMatch(/^https:\/\/from-env\.example\/signup\?code=\S+\n$/);
+    // Every command reads it: users too, on the file's DATA_DIR.
+    const users = await cli(['users', 'list'], { ENV_FILE: file, LOG_LEVEL: 'silent' });
+    expect(users.code, users.stderr).toBe(0);
+    expect(users.stderr).toBe(`Database: ${path.join(dir, 'cli-data', 'gatehouse.db')}\n`);
   }, 60_000);
 
   it('the server reads it too (APP_NAME from the file in the page title)', async () => {
