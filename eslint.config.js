@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 
 // Server layers, bottom to top: tools → db → core → http → features (accounts, invites, mail,
 // sessions, audit, two-step, passkeys, providers, admin, metrics, realtime, logs, crons, settings,
-// backups) →
+// backups, oidc) →
 // the composition root (app.ts, server.ts, main.ts, cli.ts). A folder imports only from below it;
 // a feature uses another feature only through that feature's one public module, its service.ts.
 const composition = ['../app.js', '../server.js', '../main.js', '../cli.js', '../ways-in-kinds.js'];
@@ -24,6 +24,7 @@ const features = [
   '../crons/*',
   '../settings/*',
   '../backups/*',
+  '../oidc/*',
 ];
 const webContractTypesOnly = {
   group: ['**/contract/**'],
@@ -147,6 +148,12 @@ const serverBoundaries = [
     ['server/src/backups/**'],
     [...composition, ...features.filter((f) => f !== '../backups/*')],
     'backups/ builds on core/, http/ and db/ only.',
+  ),
+  // The OpenID provider serves a member's picture through accounts/' public module.
+  serverLayer(
+    ['server/src/oidc/**'],
+    [...composition, ...features.filter((f) => f !== '../oidc/*'), '!../accounts/service.js'],
+    'oidc/ builds on core/ and http/; from other features only accounts/service.ts.',
   ),
   serverLayer(
     ['server/src/metrics/**'],

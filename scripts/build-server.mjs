@@ -12,7 +12,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'server/dist');
 
 /** Imported as packages at run time; every one must be in package.json's "dependencies". */
-const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', '@simplewebauthn/server'];
+const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', '@simplewebauthn/server', 'oidc-provider'];
 
 // A stamp written by build-if-stale.mjs is kept; older outputs (one file per module) are not.
 for (const name of fs.existsSync(dist) ? fs.readdirSync(dist) : []) {

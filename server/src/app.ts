@@ -38,6 +38,7 @@ import type { RequestLog } from './logs/request-log.js';
 import { logsRoutes } from './logs/routes.js';
 import { settingsRoutes } from './settings/routes.js';
 import { backupRoutes } from './backups/routes.js';
+import { oidcRoutes } from './oidc/routes.js';
 
 const packageVersion = packageJson.version;
 const HEALTHY = { code: 200, message: 'API is healthy.', data: {} };
@@ -239,6 +240,7 @@ export function buildApp(
   if (options.crons) app.register(cronRoutes(ctx, options.crons));
   app.register(settingsRoutes(ctx));
   app.register(backupRoutes(ctx));
+  app.register(oidcRoutes(ctx));
   app.register(realtime.plugin);
   return app;
 }

@@ -4,7 +4,7 @@
  * a provider (providers/); how long a sign-in code by email lives (auth-methods); the security
  * notice mail of a credential change (two-step/, passkeys/, providers/, admin/); the password check
  * (two-step/); the device cookie a completed sign-in sets (two-step/); the member mails' templates
- * (settings/' test email).
+ * (settings/' test email); a member's avatar file (oidc/: the `picture` claim's address).
  */
 export { deleteAccount } from './delete-account.js';
 export { resendVerificationMail } from './request-mail.js';
@@ -13,6 +13,7 @@ export { CODE_LIFETIME_MS as SIGN_IN_CODE_LIFETIME_MS } from './sign-in-code.js'
 export { queueNotice } from './notices.js';
 export { isCurrentPassword } from './passwords.js';
 export { rememberDevice } from './device-cookie.js';
+export { avatarFile } from './avatars.js';
 export {
   emailChangeMail,
   passwordResetMail,

@@ -254,6 +254,60 @@ export interface InviteTreeTable {
   descendants: number | string;
 }
 
+/** An app that signs its members in with Gatehouse (OpenID Connect), registered by an operator. */
+export interface OidcClientsTable {
+  id: string;
+  name: string;
+  /** The client secret, sealed (core/secret-box.ts); null for a public client. */
+  secret: string | null;
+  /** JSON array of exact redirect URIs. */
+  redirect_uris: string;
+  /** JSON array of exact addresses to return to after signing out. */
+  post_logout_redirect_uris: string;
+  backchannel_logout_uri: string | null;
+  /** client_secret_basic, client_secret_post, or none (public). */
+  auth_method: string;
+  /** Who may use it: `members` (everyone) or `operators`. */
+  allowed_group: string;
+  created: string;
+  updated: string;
+}
+
+/** What a member agreed to share with an app (the consent screen's answer), until revoked. */
+export interface OidcConsentsTable {
+  user_id: string;
+  client_id: string;
+  /** Space-separated scopes. */
+  scope: string;
+  created: string;
+  last_used: string;
+}
+
+/** oidc-provider's records (sessions, grants, codes, tokens, interactions) through its Adapter. */
+export interface OidcRecordsTable {
+  model: string;
+  id: string;
+  payload: string;
+  grant_id: string | null;
+  uid: string | null;
+  account_id: string | null;
+  client_id: string | null;
+  /** A provider session: the Gatehouse session it ends with. */
+  session_id: string | null;
+  /** Unix seconds (bigint: PostgreSQL hands it back as a string). */
+  expires_at: number | string | null;
+  consumed_at: number | string | null;
+}
+
+/** The provider's signing keys: private JWKs, sealed. */
+export interface OidcKeysTable {
+  kid: string;
+  jwk: string;
+  created: string;
+  active_from: string;
+  retired_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   member_counts: MemberCountsTable;
@@ -273,6 +327,10 @@ export interface Database {
   external_auths: ExternalAuthsTable;
   email_codes: EmailCodesTable;
   member_files: MemberFilesTable;
+  oidc_clients: OidcClientsTable;
+  oidc_consents: OidcConsentsTable;
+  oidc_records: OidcRecordsTable;
+  oidc_keys: OidcKeysTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -228,7 +228,7 @@ export class TestServer {
     const res = await this.post(PATHS.requestVerification, { email });
     if (res.status !== 204) throw new Error(`request-verification: ${res.status} ${res.text}`);
     const mail = await this.mail.waitForMailTo(email, subjects().verify);
-    return tokenFromMail(mail, `${APP_URL}/verify-email?token=`);
+    return tokenFromMail(mail, `${this.env.APP_URL ?? APP_URL}/verify-email?token=`);
   }
 
   /** Asks for a password-reset mail and returns the token from its link. */
@@ -236,7 +236,7 @@ export class TestServer {
     const res = await this.post(PATHS.requestReset, { email });
     if (res.status !== 204) throw new Error(`request-password-reset: ${res.status} ${res.text}`);
     const mail = await this.mail.waitForMailTo(email, subjects().reset);
-    return tokenFromMail(mail, `${APP_URL}/reset-password?token=`);
+    return tokenFromMail(mail, `${this.env.APP_URL ?? APP_URL}/reset-password?token=`);
   }
 
   // ------------------------------------------------------------------------------- users
