@@ -20,8 +20,8 @@ import { sessionConfirmedAt } from './0011-session-confirmed-at.js';
 import { emailCodes } from './0012-email-codes.js';
 import { nameAndAvatar } from './0013-name-and-avatar.js';
 import { requestLogs } from './0014-request-logs.js';
-import { oidc } from './0016-oidc.js';
 import { impersonation } from './0015-impersonation.js';
+import { oidc } from './0016-oidc.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL, one file each in this folder. Kept in
@@ -45,8 +45,8 @@ const migrations: Record<string, Migration> = {
   '0012_email_codes': emailCodes,
   '0013_name_and_avatar': nameAndAvatar,
   '0014_request_logs': requestLogs,
-  '0016_oidc': oidc,
   '0015_impersonation': impersonation,
+  '0016_oidc': oidc,
 };
 
 const provider: MigrationProvider = {
