@@ -22,6 +22,7 @@ import { Route as GuestForgotPasswordRouteImport } from './routes/_guest/forgot-
 import { Route as GuestResetPasswordRouteImport } from './routes/_guest/reset-password'
 import { Route as GuestSignupRouteImport } from './routes/_guest/signup'
 import { Route as GuestVerifyEmailRouteImport } from './routes/_guest/verify-email'
+import { Route as AuthorizeUidRouteImport } from './routes/authorize.$uid'
 import { Route as AuthAdminIndexRouteImport } from './routes/_auth/admin/index'
 import { Route as AuthAdminMailRouteImport } from './routes/_auth/admin/mail'
 import { Route as AuthAdminSecurityLogRouteImport } from './routes/_auth/admin/security-log'
@@ -91,6 +92,11 @@ const GuestVerifyEmailRoute = GuestVerifyEmailRouteImport.update({
   path: '/verify-email',
   getParentRoute: () => GuestRoute,
 } as any)
+const AuthorizeUidRoute = AuthorizeUidRouteImport.update({
+  id: '/authorize/$uid',
+  path: '/authorize/$uid',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AuthAdminIndexRoute = AuthAdminIndexRouteImport.update({
   id: '/',
   path: '/',
@@ -129,6 +135,7 @@ export interface FileRoutesByFullPath {
   '/reset-password': typeof GuestResetPasswordRoute
   '/signup': typeof GuestSignupRoute
   '/verify-email': typeof GuestVerifyEmailRoute
+  '/authorize/$uid': typeof AuthorizeUidRoute
   '/admin/mail': typeof AuthAdminMailRoute
   '/admin/security-log': typeof AuthAdminSecurityLogRoute
   '/admin/tree': typeof AuthAdminTreeRoute
@@ -146,6 +153,7 @@ export interface FileRoutesByTo {
   '/reset-password': typeof GuestResetPasswordRoute
   '/signup': typeof GuestSignupRoute
   '/verify-email': typeof GuestVerifyEmailRoute
+  '/authorize/$uid': typeof AuthorizeUidRoute
   '/admin/mail': typeof AuthAdminMailRoute
   '/admin/security-log': typeof AuthAdminSecurityLogRoute
   '/admin/tree': typeof AuthAdminTreeRoute
@@ -166,6 +174,7 @@ export interface FileRoutesById {
   '/_guest/reset-password': typeof GuestResetPasswordRoute
   '/_guest/signup': typeof GuestSignupRoute
   '/_guest/verify-email': typeof GuestVerifyEmailRoute
+  '/authorize/$uid': typeof AuthorizeUidRoute
   '/_guest/': typeof GuestIndexRoute
   '/_auth/admin/mail': typeof AuthAdminMailRoute
   '/_auth/admin/security-log': typeof AuthAdminSecurityLogRoute
@@ -187,6 +196,7 @@ export interface FileRouteTypes {
     | '/reset-password'
     | '/signup'
     | '/verify-email'
+    | '/authorize/$uid'
     | '/admin/mail'
     | '/admin/security-log'
     | '/admin/tree'
@@ -204,6 +214,7 @@ export interface FileRouteTypes {
     | '/reset-password'
     | '/signup'
     | '/verify-email'
+    | '/authorize/$uid'
     | '/admin/mail'
     | '/admin/security-log'
     | '/admin/tree'
@@ -223,6 +234,7 @@ export interface FileRouteTypes {
     | '/_guest/reset-password'
     | '/_guest/signup'
     | '/_guest/verify-email'
+    | '/authorize/$uid'
     | '/_guest/'
     | '/_auth/admin/mail'
     | '/_auth/admin/security-log'
@@ -236,6 +248,7 @@ export interface RootRouteChildren {
   GuestRoute: typeof GuestRouteWithChildren
   ConfirmEmailChangeRoute: typeof ConfirmEmailChangeRoute
   WhatsNewRoute: typeof WhatsNewRoute
+  AuthorizeUidRoute: typeof AuthorizeUidRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -330,6 +343,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/verify-email'
       preLoaderRoute: typeof GuestVerifyEmailRouteImport
       parentRoute: typeof GuestRoute
+    }
+    '/authorize/$uid': {
+      id: '/authorize/$uid'
+      path: '/authorize/$uid'
+      fullPath: '/authorize/$uid'
+      preLoaderRoute: typeof AuthorizeUidRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/_auth/admin/': {
       id: '/_auth/admin/'
@@ -428,6 +448,7 @@ const rootRouteChildren: RootRouteChildren = {
   GuestRoute: GuestRouteWithChildren,
   ConfirmEmailChangeRoute: ConfirmEmailChangeRoute,
   WhatsNewRoute: WhatsNewRoute,
+  AuthorizeUidRoute: AuthorizeUidRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -6,6 +6,7 @@ import { useCurrentUser } from '../../lib/auth';
 import type { UserRecord } from '../../lib/session';
 import { RecentActivitySection } from '../audit/recent-activity-section';
 import { ConnectedAccountsSection } from '../providers/connected-accounts-section';
+import { ConnectedAppsSection } from '../oidc/connected-apps-section';
 import { PasskeysSection } from '../passkeys/passkeys-section';
 import { SignedInDevicesSection } from '../sessions/signed-in-devices-section';
 import { EmailCard } from './email-card';
@@ -26,6 +27,8 @@ const CARDS: ReadonlyArray<{ key: string; Card: ComponentType<{ user: UserRecord
   { key: 'email', Card: EmailCard },
   // Only when the server has sign-in providers (it renders nothing otherwise).
   { key: 'providers', Card: ConnectedAccountsSection },
+  // Only once the member let an app know their name and email (Gatehouse as an OpenID provider).
+  { key: 'apps', Card: ConnectedAppsSection },
   { key: 'devices', Card: SignedInDevicesSection },
   { key: 'activity', Card: RecentActivitySection },
   { key: 'data', Card: YourDataCard },

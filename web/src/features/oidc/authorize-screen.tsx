@@ -1,0 +1,147 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { LiveMessage } from '../../components/ui/alert';
+import { Button, buttonClass } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { ScreenHeader, ScreenShell, usePageTitle } from '../../components/ui/screen';
+import { Spinner } from '../../components/ui/spinner';
+import { messageOf, statusOf } from '../../lib/api-error';
+import { appName } from '../../lib/app-config';
+import { useAuth } from '../../lib/auth';
+import { completeStep, interactionQueryOptions, type InteractionStep } from './api';
+
+/**
+ * Where an app that signs its members in with Gatehouse sends the browser (docs/decisions/0060):
+ * a guest is asked to sign in (any way in; membership is by invitation, nothing here makes an
+ * account) and comes back here; a signed-in member goes on to the app at once, or is asked the
+ * first time whether the app may know their name and email (remembered; Settings → Connected Apps).
+ */
+export function AuthorizeScreen({ uid }: { uid: string }) {
+  const auth = useAuth();
+  const user = auth.user();
+  const navigate = useNavigate();
+  const details = useQuery({ ...interactionQueryOptions(uid, user?.id), retry: false });
+  const [busy, setBusy] = useState<InteractionStep | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const started = useRef(false);
+  const data = details.data;
+  const app = data?.app.name ?? 'The app';
+  usePageTitle(data?.prompt === 'consent' ? `Allow ${app}` : 'Sign In to an App');
+
+  async function go(step: InteractionStep) {
+    setBusy(step);
+    setError(null);
+    try {
+      window.location.assign(await completeStep(uid, step));
+    } catch (err) {
+      setBusy(null);
+      setError(messageOf(err) ?? 'Something went wrong. Please try again.');
+    }
+  }
+
+  // A signed-in member who may use the app goes on without a click.
+  const signInNow = !!user && data?.prompt === 'login' && data.allowed;
+  useEffect(() => {
+    if (!signInNow || started.current) return;
+    started.current = true;
+    void go('login');
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [signInNow]);
+
+  if (details.isPending || signInNow) {
+    return (
+      <ScreenShell>
+        <ScreenHeader title={`Signing in to ${data ? app : 'the app'}…`} />
+        <LiveMessage tone="error">{error}</LiveMessage>
+        {error ? null : <Spinner label="Signing in" />}
+      </ScreenShell>
+    );
+  }
+
+  if (details.isError || !data) {
+    const expired = statusOf(details.error) === 404;
+    return (
+      <ScreenShell>
+        <ScreenHeader
+          title={expired ? 'This Sign-In Has Expired' : 'Something Went Wrong'}
+          description={
+            expired
+              ? 'Go back to the app and sign in again.'
+              : (messageOf(details.error) ?? 'Please try again.')
+          }
+        />
+        <Link to={user ? '/home' : '/'} className={buttonClass('secondary', 'self-start')}>
+          {user ? 'Go to Home' : 'Go to Login'}
+        </Link>
+      </ScreenShell>
+    );
+  }
+
+  const back = (
+    <Button variant="secondary" disabled={busy !== null} onClick={() => void go('abort')}>
+      {busy === 'abort' ? 'Going back…' : `Back to ${app}`}
+    </Button>
+  );
+
+  if (!user) {
+    return (
+      <ScreenShell>
+        <ScreenHeader
+          title={`Sign in to continue to ${app}`}
+          description={`${app} uses your ${appName()} membership.`}
+        />
+        <Card className="flex flex-col gap-4">
+          <LiveMessage tone="error">{error}</LiveMessage>
+          <p className="text-slate-700 dark:text-slate-300">
+            Membership is by invitation: if you have no account, ask a member for an invite.
+          </p>
+          <div className="flex flex-wrap gap-3">
+            <Button
+              onClick={() => void navigate({ to: '/', search: { redirect: `/authorize/${uid}` } })}
+            >
+              Sign In
+            </Button>
+            {back}
+          </div>
+        </Card>
+      </ScreenShell>
+    );
+  }
+
+  if (!data.allowed) {
+    return (
+      <ScreenShell>
+        <ScreenHeader
+          title={`${app} is for operators only`}
+          description="Your membership does not include it."
+        />
+        <LiveMessage tone="error">{error}</LiveMessage>
+        <div className="flex flex-wrap gap-3">{back}</div>
+      </ScreenShell>
+    );
+  }
+
+  return (
+    <ScreenShell>
+      <ScreenHeader title={`Allow ${app}?`} />
+      <Card className="flex flex-col gap-4">
+        <LiveMessage tone="error">{error}</LiveMessage>
+        <p>
+          <strong>{app}</strong> will know your name and email.
+        </p>
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          Signed in as {user.email}. You can stop sharing in Settings, under Connected Apps.
+        </p>
+        <div className="flex flex-wrap gap-3">
+          <Button disabled={busy !== null} onClick={() => void go('consent')}>
+            {busy === 'consent' ? 'Allowing…' : 'Allow'}
+          </Button>
+          <Button variant="secondary" disabled={busy !== null} onClick={() => void go('abort')}>
+            Cancel
+          </Button>
+        </div>
+      </Card>
+    </ScreenShell>
+  );
+}

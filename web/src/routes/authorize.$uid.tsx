@@ -1,0 +1,15 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { AuthorizeScreen } from '../features/oidc/authorize-screen';
+
+/**
+ * An app's sign-in with Gatehouse (the OpenID provider sends the browser here): open to visitors
+ * and members alike, so it sits under neither guard.
+ */
+export const Route = createFileRoute('/authorize/$uid')({
+  component: AuthorizeRoute,
+});
+
+function AuthorizeRoute() {
+  const { uid } = Route.useParams();
+  return <AuthorizeScreen uid={uid} />;
+}
