@@ -27,7 +27,8 @@ export interface NginxOptions {
   config?: (dir: string, port: number) => string;
 }
 
-export const NGINX_INSTALL = 'apt-get install -y nginx-light (or nginx); .ci/run does this';
+export const NGINX_INSTALL =
+  'apt-get install -y nginx-light (or nginx); npm test does this as root on Debian';
 
 /**
  * A whole nginx configuration around `http` (the inside of its http block) for a test run: in the

@@ -8,7 +8,7 @@ import { startTestServer, uniqueEmail, type TestServer } from '../support/server
 /**
  * Behind a real reverse proxy: nginx appends the address it sees to X-Forwarded-For, so the
  * entries before it are whatever the client sent. With TRUST_PROXY=1 only nginx's own entry is
- * believed, so a forged header cannot give a client a fresh budget. Needs nginx (.ci/run installs
+ * believed, so a forged header cannot give a client a fresh budget. Needs nginx (npm test installs
  * it); without it this fails, it does not skip.
  */
 const forged = () =>

@@ -11,7 +11,8 @@ import { startTestServer, type TestServer } from '../support/server.js';
  * The shipped nginx site (deploy/nginx/gatehouse.conf, as npm run test:cluster runs it) in front of
  * one instance: its `limit_conn` holds one client address to 100 open realtime streams for the
  * whole site, whatever each instance allows (this one runs with RATE_LIMITS=off, so every refusal
- * here is nginx's). Needs nginx and openssl (.ci/run installs them); without them this fails.
+ * here is nginx's). Needs nginx and openssl (npm test installs them as root on Debian); without
+ * them this fails.
  */
 describe('the nginx site bounds realtime streams per client address', () => {
   let t: TestServer;
