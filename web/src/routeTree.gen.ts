@@ -24,8 +24,10 @@ import { Route as GuestSignupRouteImport } from './routes/_guest/signup'
 import { Route as GuestVerifyEmailRouteImport } from './routes/_guest/verify-email'
 import { Route as AuthorizeUidRouteImport } from './routes/authorize.$uid'
 import { Route as AuthAdminIndexRouteImport } from './routes/_auth/admin/index'
+import { Route as AuthAdminBackupsRouteImport } from './routes/_auth/admin/backups'
 import { Route as AuthAdminMailRouteImport } from './routes/_auth/admin/mail'
 import { Route as AuthAdminSecurityLogRouteImport } from './routes/_auth/admin/security-log'
+import { Route as AuthAdminSettingsRouteImport } from './routes/_auth/admin/settings'
 import { Route as AuthAdminTreeRouteImport } from './routes/_auth/admin/tree'
 import { Route as AuthAdminMembersIdRouteImport } from './routes/_auth/admin/members.$id'
 
@@ -102,6 +104,11 @@ const AuthAdminIndexRoute = AuthAdminIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AuthAdminRoute,
 } as any)
+const AuthAdminBackupsRoute = AuthAdminBackupsRouteImport.update({
+  id: '/backups',
+  path: '/backups',
+  getParentRoute: () => AuthAdminRoute,
+} as any)
 const AuthAdminMailRoute = AuthAdminMailRouteImport.update({
   id: '/mail',
   path: '/mail',
@@ -110,6 +117,11 @@ const AuthAdminMailRoute = AuthAdminMailRouteImport.update({
 const AuthAdminSecurityLogRoute = AuthAdminSecurityLogRouteImport.update({
   id: '/security-log',
   path: '/security-log',
+  getParentRoute: () => AuthAdminRoute,
+} as any)
+const AuthAdminSettingsRoute = AuthAdminSettingsRouteImport.update({
+  id: '/settings',
+  path: '/settings',
   getParentRoute: () => AuthAdminRoute,
 } as any)
 const AuthAdminTreeRoute = AuthAdminTreeRouteImport.update({
@@ -136,8 +148,10 @@ export interface FileRoutesByFullPath {
   '/signup': typeof GuestSignupRoute
   '/verify-email': typeof GuestVerifyEmailRoute
   '/authorize/$uid': typeof AuthorizeUidRoute
+  '/admin/backups': typeof AuthAdminBackupsRoute
   '/admin/mail': typeof AuthAdminMailRoute
   '/admin/security-log': typeof AuthAdminSecurityLogRoute
+  '/admin/settings': typeof AuthAdminSettingsRoute
   '/admin/tree': typeof AuthAdminTreeRoute
   '/admin/': typeof AuthAdminIndexRoute
   '/admin/members/$id': typeof AuthAdminMembersIdRoute
@@ -154,8 +168,10 @@ export interface FileRoutesByTo {
   '/signup': typeof GuestSignupRoute
   '/verify-email': typeof GuestVerifyEmailRoute
   '/authorize/$uid': typeof AuthorizeUidRoute
+  '/admin/backups': typeof AuthAdminBackupsRoute
   '/admin/mail': typeof AuthAdminMailRoute
   '/admin/security-log': typeof AuthAdminSecurityLogRoute
+  '/admin/settings': typeof AuthAdminSettingsRoute
   '/admin/tree': typeof AuthAdminTreeRoute
   '/admin': typeof AuthAdminIndexRoute
   '/admin/members/$id': typeof AuthAdminMembersIdRoute
@@ -176,8 +192,10 @@ export interface FileRoutesById {
   '/_guest/verify-email': typeof GuestVerifyEmailRoute
   '/authorize/$uid': typeof AuthorizeUidRoute
   '/_guest/': typeof GuestIndexRoute
+  '/_auth/admin/backups': typeof AuthAdminBackupsRoute
   '/_auth/admin/mail': typeof AuthAdminMailRoute
   '/_auth/admin/security-log': typeof AuthAdminSecurityLogRoute
+  '/_auth/admin/settings': typeof AuthAdminSettingsRoute
   '/_auth/admin/tree': typeof AuthAdminTreeRoute
   '/_auth/admin/': typeof AuthAdminIndexRoute
   '/_auth/admin/members/$id': typeof AuthAdminMembersIdRoute
@@ -197,8 +215,10 @@ export interface FileRouteTypes {
     | '/signup'
     | '/verify-email'
     | '/authorize/$uid'
+    | '/admin/backups'
     | '/admin/mail'
     | '/admin/security-log'
+    | '/admin/settings'
     | '/admin/tree'
     | '/admin/'
     | '/admin/members/$id'
@@ -215,8 +235,10 @@ export interface FileRouteTypes {
     | '/signup'
     | '/verify-email'
     | '/authorize/$uid'
+    | '/admin/backups'
     | '/admin/mail'
     | '/admin/security-log'
+    | '/admin/settings'
     | '/admin/tree'
     | '/admin'
     | '/admin/members/$id'
@@ -236,8 +258,10 @@ export interface FileRouteTypes {
     | '/_guest/verify-email'
     | '/authorize/$uid'
     | '/_guest/'
+    | '/_auth/admin/backups'
     | '/_auth/admin/mail'
     | '/_auth/admin/security-log'
+    | '/_auth/admin/settings'
     | '/_auth/admin/tree'
     | '/_auth/admin/'
     | '/_auth/admin/members/$id'
@@ -358,6 +382,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAdminIndexRouteImport
       parentRoute: typeof AuthAdminRoute
     }
+    '/_auth/admin/backups': {
+      id: '/_auth/admin/backups'
+      path: '/backups'
+      fullPath: '/admin/backups'
+      preLoaderRoute: typeof AuthAdminBackupsRouteImport
+      parentRoute: typeof AuthAdminRoute
+    }
     '/_auth/admin/mail': {
       id: '/_auth/admin/mail'
       path: '/mail'
@@ -370,6 +401,13 @@ declare module '@tanstack/react-router' {
       path: '/security-log'
       fullPath: '/admin/security-log'
       preLoaderRoute: typeof AuthAdminSecurityLogRouteImport
+      parentRoute: typeof AuthAdminRoute
+    }
+    '/_auth/admin/settings': {
+      id: '/_auth/admin/settings'
+      path: '/settings'
+      fullPath: '/admin/settings'
+      preLoaderRoute: typeof AuthAdminSettingsRouteImport
       parentRoute: typeof AuthAdminRoute
     }
     '/_auth/admin/tree': {
@@ -390,16 +428,20 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthAdminRouteChildren {
+  AuthAdminBackupsRoute: typeof AuthAdminBackupsRoute
   AuthAdminMailRoute: typeof AuthAdminMailRoute
   AuthAdminSecurityLogRoute: typeof AuthAdminSecurityLogRoute
+  AuthAdminSettingsRoute: typeof AuthAdminSettingsRoute
   AuthAdminTreeRoute: typeof AuthAdminTreeRoute
   AuthAdminIndexRoute: typeof AuthAdminIndexRoute
   AuthAdminMembersIdRoute: typeof AuthAdminMembersIdRoute
 }
 
 const AuthAdminRouteChildren: AuthAdminRouteChildren = {
+  AuthAdminBackupsRoute: AuthAdminBackupsRoute,
   AuthAdminMailRoute: AuthAdminMailRoute,
   AuthAdminSecurityLogRoute: AuthAdminSecurityLogRoute,
+  AuthAdminSettingsRoute: AuthAdminSettingsRoute,
   AuthAdminTreeRoute: AuthAdminTreeRoute,
   AuthAdminIndexRoute: AuthAdminIndexRoute,
   AuthAdminMembersIdRoute: AuthAdminMembersIdRoute,

@@ -57,9 +57,14 @@ export function messageOf(err: unknown): string | undefined {
   return err instanceof Error ? text(err.message) : undefined;
 }
 
-/** The fields the server refused (`data` of a 400), by field name; empty when there are none. */
-export function fieldErrorsOf(err: unknown): Record<string, RefusedField> {
-  const data = record(sdkError(err)?.response.data);
+/**
+ * The fields the server refused (`data` of a 400), by field name; empty when there are none. With
+ * `section`, those of that section of a form whose errors are nested (the app settings':
+ * `data.smtp.port`).
+ */
+export function fieldErrorsOf(err: unknown, section?: string): Record<string, RefusedField> {
+  let data = record(sdkError(err)?.response.data);
+  if (section) data = record(data?.[section]);
   const fields: Record<string, RefusedField> = {};
   for (const [field, value] of Object.entries(data ?? {})) {
     const problem = record(value);

@@ -5,13 +5,13 @@ import { useRouterState } from '@tanstack/react-router';
  * never lands in a link or a server log): the email typed so far, and what just happened for the
  * login screen to confirm (docs/decisions/0032-app-shell-and-ways-forward.md).
  */
-export type Notice = 'signed-out' | 'deleted';
+export type Notice = 'signed-out' | 'deleted' | 'restored';
 
 declare module '@tanstack/react-router' {
   interface HistoryState {
     /** The email typed on the screen before (login → forgot password, and back). */
     email?: string;
-    /** What the login screen confirms: a Log Out, or a deleted account. */
+    /** What the login screen confirms: a Log Out, a deleted account, a restored backup. */
     notice?: Notice;
   }
 }
@@ -30,7 +30,7 @@ export function useNotice(): Notice | null {
   return useRouterState({
     select: (state) => {
       const notice = state.location.state.notice;
-      return notice === 'signed-out' || notice === 'deleted' ? notice : null;
+      return notice && Object.hasOwn(NOTICE_TEXT, notice) ? notice : null;
     },
   });
 }
@@ -38,4 +38,5 @@ export function useNotice(): Notice | null {
 export const NOTICE_TEXT: Record<Notice, string> = {
   'signed-out': 'You have been signed out.',
   deleted: 'Your account has been deleted.',
+  restored: 'The backup was restored and everyone was signed out. Sign in again.',
 };

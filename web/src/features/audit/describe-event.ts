@@ -41,6 +41,12 @@ const PLAIN: Record<string, string> = {
   admin_resend_verification: 'Verification email resent by an operator',
   admin_mail_retry: 'Email retried by an operator',
   admin_test_mail: 'Test email sent',
+  admin_settings_changed: 'Settings changed',
+  admin_backup_created: 'Backup created',
+  admin_backup_uploaded: 'Backup uploaded',
+  admin_backup_downloaded: 'Backup downloaded',
+  admin_backup_deleted: 'Backup deleted',
+  admin_backup_restored: 'Backup restored',
   provider_linked: 'Sign-in provider connected',
   provider_unlinked: 'Sign-in provider disconnected',
 };
@@ -57,6 +63,8 @@ export function describeEvent(event: SecurityEvent): string {
   if (event.type === 'sign_in') {
     return `${failed ? 'Failed sign-in attempt' : 'Signed in'} from ${eventSource(event)}`;
   }
+  const detail = describedDetail(event);
+  if (detail) return detail;
   if (event.type === 'password_changed' && failed) {
     return 'Failed password change: wrong current password';
   }
@@ -65,6 +73,28 @@ export function describeEvent(event: SecurityEvent): string {
   }
   const words = PLAIN[event.type] ?? capitalize(event.type.replace(/_/g, ' '));
   return failed ? `${words} (failed)` : words;
+}
+
+/**
+ * What an operator's settings or backup action names: "Settings changed: meta.appName,
+ * smtp.host" (the fields, never a value), "Backup restored: nightly.zip", "Test email sent to
+ * desk@example.org".
+ */
+function describedDetail(event: SecurityEvent): string | undefined {
+  const text = (key: string) => {
+    const value = event.detail[key];
+    return typeof value === 'string' && value ? value : undefined;
+  };
+  const words = PLAIN[event.type];
+  if (!words || event.outcome === 'failure') return undefined;
+  if (event.type === 'admin_settings_changed' && text('fields')) {
+    return `${words}: ${text('fields')}`;
+  }
+  if (event.type.startsWith('admin_backup_') && text('backup')) {
+    return `${words}: ${text('backup')}`;
+  }
+  if (event.type === 'admin_test_mail' && text('to')) return `${words} to ${text('to')}`;
+  return undefined;
 }
 
 function capitalize(text: string): string {

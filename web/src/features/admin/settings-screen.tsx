@@ -1,0 +1,148 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { LiveMessage } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Field } from '../../components/ui/field';
+import { QueryStatus } from '../../components/ui/query-status';
+import { ScreenHeader, textLink, usePageTitle } from '../../components/ui/screen';
+import { fieldMessageOf } from '../../lib/api-error';
+import { isEmail } from '../../lib/email-rule';
+import { useCurrentUser } from '../../lib/auth';
+import { adminErrorMessage } from './api';
+import { SelectField } from './select-field';
+import { sendTestEmail, settingsQueryOptions, TEST_TEMPLATES } from './settings-api';
+import { SettingsSectionCard } from './settings-section-card';
+import { MAIL_SERVER, SETTINGS_SECTIONS } from './settings-sections';
+
+/**
+ * Admin → Settings: the app's settings (PocketBase's settings API) in sections, each saved on its
+ * own, with links to each section at the top of this long page. Fields the server's environment
+ * sets are shown read-only, naming the variable. The Mail Server section sends a test email.
+ */
+export function SettingsScreen() {
+  usePageTitle('App Settings');
+  const viewer = useCurrentUser()?.id ?? '';
+  const settings = useQuery(settingsQueryOptions(viewer));
+
+  return (
+    <>
+      <ScreenHeader
+        title="App Settings"
+        description="Changes apply at once, on every server, and are recorded in the security log."
+      />
+      <nav aria-label="Settings sections">
+        <ul className="flex flex-wrap gap-x-4 gap-y-2 text-sm">
+          {SETTINGS_SECTIONS.map((section) => (
+            <li key={section.id}>
+              <a href={`#${section.id}`} className={textLink}>
+                {section.title}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {settings.isSuccess ? (
+        SETTINGS_SECTIONS.map((section) => (
+          <SettingsSectionCard key={section.id} spec={section} settings={settings.data}>
+            {section === MAIL_SERVER ? <TestEmailForm /> : null}
+          </SettingsSectionCard>
+        ))
+      ) : (
+        <Card>
+          <QueryStatus
+            query={settings}
+            loading="Loading settings..."
+            failed={`We couldn't load the settings. ${adminErrorMessage(settings.error, 'Please try again later.')}`}
+          />
+        </Card>
+      )}
+    </>
+  );
+}
+
+/** "Send Test Email": one mail of a chosen kind to an address, through the settings in force. */
+function TestEmailForm() {
+  const headingId = useId();
+  const user = useCurrentUser();
+  const [email, setEmail] = useState(user?.email ?? '');
+  const [template, setTemplate] = useState<string>(TEST_TEMPLATES[0].value);
+  const [sending, setSending] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (sending) return;
+    setNotice(null);
+    setFailure(null);
+    const to = email.trim();
+    const local = !to
+      ? 'Enter an email address.'
+      : isEmail(to)
+        ? null
+        : 'Enter a valid email address.';
+    setProblem(local);
+    if (local) {
+      document.getElementById(`${headingId}-email`)?.focus();
+      return;
+    }
+    setSending(true);
+    try {
+      await sendTestEmail(to, template);
+      setNotice(`Test email queued to ${to}. It should arrive in a moment.`);
+    } catch (err) {
+      const said = fieldMessageOf(err, 'email');
+      if (said) setProblem(said);
+      else setFailure(adminErrorMessage(err, 'Failed to send the test email. Please try again.'));
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <form
+      noValidate
+      onSubmit={onSubmit}
+      aria-labelledby={headingId}
+      className="flex flex-col gap-4 border-t border-slate-200 pt-4 dark:border-slate-700"
+    >
+      <div className="flex flex-col gap-1">
+        <h3 id={headingId} className="font-semibold">
+          Send a Test Email
+        </h3>
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          Sent with the saved settings, like any other mail. Its links open nothing.
+        </p>
+      </div>
+      <LiveMessage tone="success">{notice}</LiveMessage>
+      <LiveMessage tone="error">{failure}</LiveMessage>
+      <Field
+        id={`${headingId}-email`}
+        label="Send to"
+        type="email"
+        autoComplete="off"
+        value={email}
+        error={problem}
+        onChange={(e) => setEmail(e.target.value)}
+      />
+      <SelectField
+        label="Which mail"
+        options={TEST_TEMPLATES}
+        value={template}
+        onChange={(e) => setTemplate(e.target.value)}
+      />
+      <div>
+        <Button
+          type="submit"
+          variant="secondary"
+          className="w-full sm:w-auto sm:min-w-44"
+          disabled={sending}
+        >
+          {sending ? 'Sending...' : 'Send Test Email'}
+        </Button>
+      </div>
+    </form>
+  );
+}
