@@ -86,8 +86,9 @@ export function buildApp(
       ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
       : {}),
   };
-  // One line per request (logRequest below), or none when info is off.
-  const logRequests = log.isLevelEnabled('info');
+  // One line per request (logRequest below) at debug, or none: at the default level the request
+  // log (logs/) is each API request's only record (docs/decisions/0030, 0058).
+  const logRequests = log.isLevelEnabled('debug');
   // An entry per API request in the request log (logs/request-log.ts).
   const requestLog = options.requestLog;
   const app = Fastify({
@@ -183,10 +184,10 @@ export function buildApp(
     ctx.limiter.check(API_LIMIT, clientNetwork(request.ip)).then(() => done(), done);
   });
 
-  // API requests at info; the page and its files (a dozen per page view) at debug. Written by the
+  // API requests at debug; the page and its files (a dozen per page view) at trace. Written by the
   // server's logger with the request's id, so no request logger is made for it.
   function logRequest(request: FastifyRequest, reply: FastifyReply) {
-    log[isApi(request) ? 'info' : 'debug'](
+    log[isApi(request) ? 'debug' : 'trace'](
       {
         reqId: request.id,
         method: request.method,

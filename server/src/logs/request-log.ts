@@ -80,7 +80,10 @@ export class RequestLog {
     this.texts.pin();
     const quietWhenOk = route.url === '/api/logs' || route.url.startsWith('/api/logs/');
     const hook: onResponseHookHandler = (request, reply, done) => {
-      if (!quietWhenOk || reply.statusCode >= 400) this.record(request, reply, url);
+      // LOGS_RETENTION_DAYS=0 (logs.maxDays 0): nothing is kept, so nothing is recorded.
+      if ((!quietWhenOk || reply.statusCode >= 400) && this.options.keep()) {
+        this.record(request, reply, url);
+      }
       done();
     };
     const hooks = route.onResponse;

@@ -8,8 +8,9 @@ import { inviteCodeFrom, strongPassword } from '../support/server.js';
 
 /**
  * The console as an operator reads it, from a real process: JSON lines (the default when stdout is
- * no terminal) or readable lines (LOG_FORMAT=pretty); page files at debug, API requests at info;
- * every mail line with its kind and redacted recipient.
+ * no terminal) or readable lines (LOG_FORMAT=pretty); no line per request at the default level (the
+ * request log holds them), API requests at debug, page files at trace; every mail line with its
+ * kind and redacted recipient.
  */
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const PRETTY = /^\d\d:\d\d:\d\d\.\d{3} (TRACE|DEBUG|INFO |WARN |ERROR|FATAL) \S/;
@@ -41,7 +42,7 @@ describe('log lines', () => {
     await receiver.stop();
   });
 
-  it('JSON by default off a terminal: one JSON object per line, ISO times, the start-up summary, mail printed with kind and redacted recipient, page files not at info', async () => {
+  it('JSON by default off a terminal: one JSON object per line, ISO times, the start-up summary, mail printed with kind and redacted recipient, no line per request', async () => {
     const p = await startServerProcess({});
     processes.push(p);
     await waitUntil(async () => p.output().includes('initialAccountLink'), 5000, 'the summary');
@@ -53,9 +54,7 @@ describe('log lines', () => {
     for (const path of ['/', '/favicon.svg', '/assets/missing.js'])
       await request(p.url, 'GET', path);
     await request(p.url, 'GET', PATHS.health);
-    // Paths Fastify's router refuses (a bad escape, an over-long id) are logged like any other.
     await request(p.url, 'DELETE', '/api/gatehouse/sessions/%ff');
-    await request(p.url, 'DELETE', PATHS.session('x'.repeat(500)));
     await new Promise((r) => setTimeout(r, 300));
 
     const lines = jsonLines(p); // throws on any line that is not JSON
@@ -71,11 +70,26 @@ describe('log lines', () => {
     expect(String(printed[0]!.link)).toMatch(/^http:\/\/app\.test\/verify-email\?token=\S+$/);
     expect(p.output()).not.toContain('logs-json@example.com');
     expect(p.output()).not.toContain('mail sent');
+    // At info the request log (GET /api/logs) is each request's record: no console line for it.
+    expect(lines.filter((l) => l.msg === 'request')).toEqual([]);
+  }, 60_000);
 
-    const requests = lines.filter((l) => l.msg === 'request');
+  it('LOG_LEVEL=debug: a JSON line per API request with its id, page files not at debug', async () => {
+    const p = await startServerProcess({ LOG_LEVEL: 'debug' });
+    processes.push(p);
+    await waitUntil(async () => p.output().includes('initialAccountLink'), 5000, 'the summary');
+    for (const path of ['/', '/favicon.svg', '/assets/missing.js'])
+      await request(p.url, 'GET', path);
+    await request(p.url, 'GET', PATHS.health);
+    // Paths Fastify's router refuses (a bad escape, an over-long id) are logged like any other.
+    await request(p.url, 'DELETE', '/api/gatehouse/sessions/%ff');
+    await request(p.url, 'DELETE', PATHS.session('x'.repeat(500)));
+    await new Promise((r) => setTimeout(r, 300));
+
+    const requests = jsonLines(p).filter((l) => l.msg === 'request');
     expect(requests.map((l) => l.url)).toContain(PATHS.health);
     expect(requests.find((l) => l.url === '/api/gatehouse/sessions/%ff')).toMatchObject({
-      level: 30,
+      level: 20,
       method: 'DELETE',
       status: 400,
     });
@@ -89,11 +103,11 @@ describe('log lines', () => {
     expect(new Set(ids).size).toBe(ids.length);
   }, 60_000);
 
-  it('LOG_FORMAT=pretty: one readable line per event; page files at debug; a retry names the mail', async () => {
+  it('LOG_FORMAT=pretty: one readable line per event; page files at trace; a retry names the mail', async () => {
     // Nothing listens there: every attempt fails.
     const p = await startServerProcess({
       LOG_FORMAT: 'pretty',
-      LOG_LEVEL: 'debug',
+      LOG_LEVEL: 'trace',
       SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
       MAIL_RETRY_BASE_MS: '60000',
     });
@@ -116,8 +130,8 @@ describe('log lines', () => {
     for (const line of events) expect(line).toMatch(PRETTY);
     expect(p.output()).not.toContain('{"level"');
     expect(p.output()).not.toContain('pretty-logs@example.com');
-    expect(events.find((l) => l.includes('GET / 200'))).toMatch(/ DEBUG GET \/ 200 \d+ ms /);
-    expect(events.find((l) => l.includes('POST /api/'))).toMatch(/ INFO {2}POST \/api\//);
+    expect(events.find((l) => l.includes('GET / 200'))).toMatch(/ TRACE GET \/ 200 \d+ ms /);
+    expect(events.find((l) => l.includes('POST /api/'))).toMatch(/ DEBUG POST \/api\//);
     const retry = events.find((l) => l.includes('mail not sent; will retry'));
     expect(retry).toMatch(/ WARN {2}mail not sent; will retry mailId=\S+ kind=verification /);
     expect(retry).toContain('to=p***@example.com');
