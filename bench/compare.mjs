@@ -46,6 +46,9 @@ async function round(server, pid) {
 export async function runCompare() {
   const baseline = process.env.BENCH_BASELINE ?? 'server/dist-baseline';
   const entry = path.join(baseline, 'main.js');
+  // The build measured against it: server/dist, or BENCH_CURRENT (another folder inside the
+  // repository, e.g. a build made in a worktree while server/dist is rebuilt by others).
+  const current = process.env.BENCH_CURRENT ?? 'server/dist';
   if (!existsSync(path.join(root, entry))) {
     throw new Error(
       `No baseline build at ${entry}. Build the earlier version and copy server/dist there, e.g.\n` +
@@ -64,7 +67,7 @@ export async function runCompare() {
     const builds = [];
     try {
       for (const [name, options] of [
-        ['server/dist', {}],
+        [current, { entry: path.join(current, 'main.js') }],
         [baseline, { entry }],
       ]) {
         const app = await startGatehouse({}, options);
@@ -109,7 +112,7 @@ export async function runCompare() {
     '\n' +
       table(
         [
-          ['server/dist', `${now.cpuUs.toFixed(1)} µs`, `${Math.round(now.rps)} req/s`],
+          [current, `${now.cpuUs.toFixed(1)} µs`, `${Math.round(now.rps)} req/s`],
           [baseline, `${before.cpuUs.toFixed(1)} µs`, `${Math.round(before.rps)} req/s`],
           ['ratio (median of pairs)', cpuRatio.toFixed(3), rpsRatio.toFixed(3)],
           ['  CPU ratio of each set', setRatios.map((r) => r.toFixed(3)).join(', '), ''],

@@ -29,6 +29,14 @@ function nodeArgs() {
 }
 
 /**
+ * The build the benchmarks measure: server/dist, or BENCH_SERVER (another build's folder inside the
+ * repository, e.g. one made in a worktree while server/dist is rebuilt by others).
+ */
+function defaultEntry() {
+  return path.join(process.env.BENCH_SERVER ?? 'server/dist', 'main.js');
+}
+
+/**
  * A full garbage collection in a server started with `--inspect=127.0.0.1:0` (its `output` names
  * the inspector's address), through the DevTools protocol: what remains is what the server holds.
  * Needs a WebSocket client: Node 20 has one with --experimental-websocket (`npm run bench` sets it).
@@ -59,12 +67,13 @@ export async function collectGarbage(output) {
 /**
  * Starts `node server/dist/main.js` on a free port with a fresh SQLite DATA_DIR (or the empty
  * PostgreSQL database of BENCH_DATABASE_URL), limits off,
- * warn-level JSON logs and mail printed to its console (whose `mail printed` lines `mailLink` reads).
+ * JSON logs at the default level and mail printed to its console (whose `mail printed` lines
+ * `mailLink` reads).
  * `entry` starts another build instead (the compare benchmark's baseline).
  */
 export async function startGatehouse(
   extraEnv = {},
-  { restart = false, flags = [], entry = 'server/dist/main.js' } = {},
+  { restart = false, flags = [], entry = defaultEntry() } = {},
 ) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -85,7 +94,9 @@ export async function startGatehouse(
       REDIS_URL: '',
       SMTP_URL: '',
       RATE_LIMITS: 'off',
-      LOG_LEVEL: 'warn',
+      // What an operator runs: the default level (info, the request log on). BENCH_LOG_LEVEL=warn
+      // measures a quieter server beside it.
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
       LOG_FORMAT: 'json',
       ENV_FILE: '',
       MAIL_POLL_MS: '100',
@@ -105,6 +116,8 @@ export async function startGatehouse(
     url,
     bootstrapLink: server.match?.[1],
     pid: server.pid,
+    /** Its fresh DATA_DIR (SQLite's files, secret.key). */
+    dataDir: server.dataDir,
     output,
     /** The link of the newest printed mail to `email` with the given subject start. */
     async mailLink(email, subjectStart, timeoutMs = 10_000) {
