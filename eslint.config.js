@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 
 // Server layers, bottom to top: tools → db → core → http → features (accounts, invites, mail,
 // sessions, audit, two-step, passkeys, providers, admin, metrics, realtime, logs, crons, settings,
-// backups, oidc) →
+// backups, oidc, gate) →
 // the composition root (app.ts, server.ts, main.ts, cli.ts). A folder imports only from below it;
 // a feature uses another feature only through that feature's one public module, its service.ts.
 const composition = ['../app.js', '../server.js', '../main.js', '../cli.js', '../ways-in-kinds.js'];
@@ -25,6 +25,7 @@ const features = [
   '../settings/*',
   '../backups/*',
   '../oidc/*',
+  '../gate/*',
 ];
 const webContractTypesOnly = {
   group: ['**/contract/**'],
@@ -154,6 +155,11 @@ const serverBoundaries = [
     ['server/src/oidc/**'],
     [...composition, ...features.filter((f) => f !== '../oidc/*'), '!../accounts/service.js'],
     'oidc/ builds on core/ and http/; from other features only accounts/service.ts.',
+  ),
+  serverLayer(
+    ['server/src/gate/**'],
+    [...composition, ...features.filter((f) => f !== '../gate/*')],
+    'gate/ builds on core/ and http/ only.',
   ),
   serverLayer(
     ['server/src/metrics/**'],

@@ -39,6 +39,7 @@ import { logsRoutes } from './logs/routes.js';
 import { settingsRoutes } from './settings/routes.js';
 import { backupRoutes } from './backups/routes.js';
 import { oidcRoutes } from './oidc/routes.js';
+import { gateRoutes } from './gate/routes.js';
 
 const packageVersion = packageJson.version;
 const HEALTHY = { code: 200, message: 'API is healthy.', data: {} };
@@ -242,6 +243,7 @@ export function buildApp(
   app.register(settingsRoutes(ctx));
   app.register(backupRoutes(ctx));
   app.register(oidcRoutes(ctx));
+  app.register(gateRoutes(ctx));
   app.register(realtime.plugin);
   return app;
 }

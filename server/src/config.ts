@@ -186,7 +186,57 @@ const envSchema = z.object({
   OAUTH2_OIDC_ISSUER: url('OAUTH2_OIDC_ISSUER', ['http:', 'https:']),
   OAUTH2_OIDC_NAME: z.string().optional(),
   OAUTH2_TIMEOUT_MS: int('OAUTH2_TIMEOUT_MS', 10_000, 100, 120_000),
+  GATE_COOKIE_DOMAIN: z.string().optional(),
+  GATE_HOSTS: z.string().optional(),
 });
+
+/** A host the gate protects (GATE_HOSTS), and who may pass. */
+export interface GateHost {
+  host: string;
+  group: 'members' | 'operators';
+}
+
+/** The gate for apps that speak no OpenID (docs/decisions/0061): its cookie's domain and hosts. */
+export interface GateConfig {
+  /** The parent domain the gate cookie is for (GATE_COOKIE_DOMAIN); unset: no gate. */
+  cookieDomain: string | undefined;
+  hosts: GateHost[];
+}
+
+const HOSTNAME =
+  /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/**
+ * GATE_COOKIE_DOMAIN (`example.org`) and GATE_HOSTS (`wiki.example.org, grafana.example.org=operators`):
+ * each host must sit under the cookie's domain, or the browser never sends it the cookie.
+ */
+function gateConfig(e: z.infer<typeof envSchema>): { gate: GateConfig; problems: string[] } {
+  const problems: string[] = [];
+  const domain = e.GATE_COOKIE_DOMAIN?.trim().toLowerCase().replace(/^\./, '') || undefined;
+  if (domain && !HOSTNAME.test(domain)) {
+    problems.push(`GATE_COOKIE_DOMAIN must be a domain name such as example.org, got "${domain}"`);
+  }
+  const hosts: GateHost[] = [];
+  for (const entry of (e.GATE_HOSTS ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    const [name = '', group = 'members'] = entry
+      .toLowerCase()
+      .split('=')
+      .map((x) => x.trim());
+    if (!HOSTNAME.test(name)) {
+      problems.push(`GATE_HOSTS names "${entry}", which is not a host name`);
+    } else if (group !== 'members' && group !== 'operators') {
+      problems.push(`GATE_HOSTS: "${entry}" must end in =members or =operators (or neither)`);
+    } else if (!domain) {
+      problems.push('GATE_HOSTS needs GATE_COOKIE_DOMAIN (the parent domain of those hosts)');
+    } else if (name !== domain && !name.endsWith(`.${domain}`)) {
+      problems.push(`GATE_HOSTS: ${name} is not under GATE_COOKIE_DOMAIN (${domain})`);
+    } else hosts.push({ host: name, group });
+  }
+  return { gate: { cookieDomain: domain, hosts }, problems };
+}
 
 /** The sign-in providers Gatehouse knows (OAUTH2_PROVIDERS names some of them). */
 export const PROVIDER_NAMES = ['github', 'google', 'oidc'] as const;
@@ -317,6 +367,8 @@ export interface Config {
   providers: ProviderConfig[];
   /** How long a call to a provider may take before the sign-in fails. */
   providerTimeoutMs: number;
+  /** The gate in front of other apps (GATE_COOKIE_DOMAIN, GATE_HOSTS). */
+  gate: GateConfig;
   /**
    * Which of the variables that operators may also set in the app's settings (SETTINGS_VARIABLES)
    * the environment gave: those win over the settings, which then show them as locked.
@@ -353,6 +405,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const { providers, problems } = providerConfigs(e);
+  const { gate, problems: gateProblems } = gateConfig(e);
+  problems.push(...gateProblems);
   if (problems.length > 0) throw new ConfigError(problems);
   const appName = e.APP_NAME?.trim() || 'Gatehouse';
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -385,6 +439,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     providers,
     providerTimeoutMs: e.OAUTH2_TIMEOUT_MS,
+    gate,
     setByEnvironment: SETTINGS_VARIABLES.filter((name) => (env[name] ?? '').trim() !== ''),
   };
 }

@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as AuthRouteImport } from './routes/_auth'
 import { Route as GuestRouteImport } from './routes/_guest'
 import { Route as ConfirmEmailChangeRouteImport } from './routes/confirm-email-change'
+import { Route as GateRouteImport } from './routes/gate'
 import { Route as WhatsNewRouteImport } from './routes/whats-new'
 import { Route as AuthAdminRouteImport } from './routes/_auth/admin'
 import { Route as AuthHomeRouteImport } from './routes/_auth/home'
@@ -42,6 +43,11 @@ const GuestRoute = GuestRouteImport.update({
 const ConfirmEmailChangeRoute = ConfirmEmailChangeRouteImport.update({
   id: '/confirm-email-change',
   path: '/confirm-email-change',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const GateRoute = GateRouteImport.update({
+  id: '/gate',
+  path: '/gate',
   getParentRoute: () => rootRouteImport,
 } as any)
 const WhatsNewRoute = WhatsNewRouteImport.update({
@@ -138,6 +144,7 @@ const AuthAdminMembersIdRoute = AuthAdminMembersIdRouteImport.update({
 export interface FileRoutesByFullPath {
   '/': typeof GuestIndexRoute
   '/confirm-email-change': typeof ConfirmEmailChangeRoute
+  '/gate': typeof GateRoute
   '/whats-new': typeof WhatsNewRoute
   '/admin': typeof AuthAdminRouteWithChildren
   '/home': typeof AuthHomeRoute
@@ -159,6 +166,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof GuestIndexRoute
   '/confirm-email-change': typeof ConfirmEmailChangeRoute
+  '/gate': typeof GateRoute
   '/whats-new': typeof WhatsNewRoute
   '/home': typeof AuthHomeRoute
   '/profile': typeof AuthProfileRoute
@@ -181,6 +189,7 @@ export interface FileRoutesById {
   '/_auth': typeof AuthRouteWithChildren
   '/_guest': typeof GuestRouteWithChildren
   '/confirm-email-change': typeof ConfirmEmailChangeRoute
+  '/gate': typeof GateRoute
   '/whats-new': typeof WhatsNewRoute
   '/_auth/admin': typeof AuthAdminRouteWithChildren
   '/_auth/home': typeof AuthHomeRoute
@@ -205,6 +214,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/confirm-email-change'
+    | '/gate'
     | '/whats-new'
     | '/admin'
     | '/home'
@@ -226,6 +236,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/confirm-email-change'
+    | '/gate'
     | '/whats-new'
     | '/home'
     | '/profile'
@@ -247,6 +258,7 @@ export interface FileRouteTypes {
     | '/_auth'
     | '/_guest'
     | '/confirm-email-change'
+    | '/gate'
     | '/whats-new'
     | '/_auth/admin'
     | '/_auth/home'
@@ -271,6 +283,7 @@ export interface RootRouteChildren {
   AuthRoute: typeof AuthRouteWithChildren
   GuestRoute: typeof GuestRouteWithChildren
   ConfirmEmailChangeRoute: typeof ConfirmEmailChangeRoute
+  GateRoute: typeof GateRoute
   WhatsNewRoute: typeof WhatsNewRoute
   AuthorizeUidRoute: typeof AuthorizeUidRoute
 }
@@ -296,6 +309,13 @@ declare module '@tanstack/react-router' {
       path: '/confirm-email-change'
       fullPath: '/confirm-email-change'
       preLoaderRoute: typeof ConfirmEmailChangeRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/gate': {
+      id: '/gate'
+      path: '/gate'
+      fullPath: '/gate'
+      preLoaderRoute: typeof GateRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/whats-new': {
@@ -489,6 +509,7 @@ const rootRouteChildren: RootRouteChildren = {
   AuthRoute: AuthRouteWithChildren,
   GuestRoute: GuestRouteWithChildren,
   ConfirmEmailChangeRoute: ConfirmEmailChangeRoute,
+  GateRoute: GateRoute,
   WhatsNewRoute: WhatsNewRoute,
   AuthorizeUidRoute: AuthorizeUidRoute,
 }

@@ -1,0 +1,10 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { GateScreen } from '../features/gate/gate-screen';
+
+/**
+ * Where the gate in front of other apps sends a browser to sign in (`?redirect=` the address it
+ * was going to): open to visitors and members alike.
+ */
+export const Route = createFileRoute('/gate')({
+  component: GateScreen,
+});
