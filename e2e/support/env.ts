@@ -24,7 +24,15 @@ export interface AppServer {
 
 /** Each spec file that needs an untouched database gets a server of its own. */
 export type ServerName =
-  'journey' | 'screens' | 'settings' | 'admin' | 'providers' | 'passkeys' | 'polish' | 'reauth';
+  | 'journey'
+  | 'screens'
+  | 'settings'
+  | 'admin'
+  | 'providers'
+  | 'passkeys'
+  | 'polish'
+  | 'reauth'
+  | 'logs';
 
 export interface E2EEnv {
   servers: Record<ServerName, AppServer>;

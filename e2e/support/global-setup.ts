@@ -6,6 +6,7 @@ import { freePort } from '../../test-harness/ports.js';
 import { startServerProcess } from '../../test-harness/server-process.js';
 import { signUpVerified } from './api';
 import { ENV_KEY, type AppServer, type E2EEnv, type ServerName } from './env';
+import { signUpWithPrintedMail } from './printed-mail';
 import { startMailReceiver } from './smtp';
 import { PROVIDER_NAME, TestOidcProvider } from './oidc';
 
@@ -25,6 +26,7 @@ const SERVER_NAMES: ServerName[] = [
   'passkeys',
   'polish',
   'reauth',
+  'logs',
 ];
 /**
  * The passkeys and reauth servers are addressed as `localhost`: WebAuthn takes its RP id from
@@ -50,6 +52,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // The admin server's receiver: up while the setup makes its initial user (see below).
   const adminSmtp = await startMailReceiver(mailDir);
   const started: RunningServer[] = [];
+  /** What a server without a mail server printed so far (its mail is there). */
+  const consoles: Partial<Record<ServerName, () => string>> = {};
   // The providers server signs in with a real OpenID provider on this machine; the others have
   // none configured (their screens show no provider buttons).
   const providersPort = await freePort();
@@ -82,9 +86,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
               own ? adminSmtp.url : smtp.url,
               own
                 ? { env: { MAIL_RETRY_BASE_MS: '600000' } }
-                : { hostName: HOST_NAMES[name] ?? '127.0.0.1' },
+                : name === 'logs'
+                  ? // No mail server: mail is printed to the server's console.
+                    { env: { SMTP_URL: '' } }
+                  : { hostName: HOST_NAMES[name] ?? '127.0.0.1' },
             );
       started.push(server);
+      if (name === 'logs') consoles.logs = server.output;
       servers[name] = {
         url: server.url,
         bootstrapLink: server.bootstrapLink,
@@ -94,6 +102,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     }
     const env: E2EEnv = { servers, mailDir };
     process.env[ENV_KEY] = JSON.stringify(env);
+    // The logs server has no mail server: its initial user confirms the link the server printed.
+    const logs = servers.logs;
+    const logsCode = new URL(logs.bootstrapLink).searchParams.get('code') ?? '';
+    logs.initial = await signUpWithPrintedMail(logs.url, logsCode, consoles.logs!);
     // The journey walks the bootstrap link itself; the other tests start with an initial user
     // (whose invite codes bring in the members they need).
     for (const name of [
@@ -122,6 +134,8 @@ interface RunningServer {
   url: string;
   bootstrapLink: string;
   stop(): Promise<unknown>;
+  /** Its output so far. */
+  output?: () => string;
 }
 
 async function startAppServer(
@@ -156,5 +170,10 @@ async function startAppServer(
     outputTail: 4000,
     logFile: path.join(path.dirname(dataDir), `${name}-server.log`),
   });
-  return { url, bootstrapLink: server.match?.[1] ?? '', stop: () => server.stop() };
+  return {
+    url,
+    bootstrapLink: server.match?.[1] ?? '',
+    stop: () => server.stop(),
+    output: () => server.output(),
+  };
 }

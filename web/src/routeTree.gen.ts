@@ -26,6 +26,8 @@ import { Route as GuestVerifyEmailRouteImport } from './routes/_guest/verify-ema
 import { Route as AuthorizeUidRouteImport } from './routes/authorize.$uid'
 import { Route as AuthAdminIndexRouteImport } from './routes/_auth/admin/index'
 import { Route as AuthAdminBackupsRouteImport } from './routes/_auth/admin/backups'
+import { Route as AuthAdminCronsRouteImport } from './routes/_auth/admin/crons'
+import { Route as AuthAdminLogsRouteImport } from './routes/_auth/admin/logs'
 import { Route as AuthAdminMailRouteImport } from './routes/_auth/admin/mail'
 import { Route as AuthAdminSecurityLogRouteImport } from './routes/_auth/admin/security-log'
 import { Route as AuthAdminSettingsRouteImport } from './routes/_auth/admin/settings'
@@ -115,6 +117,16 @@ const AuthAdminBackupsRoute = AuthAdminBackupsRouteImport.update({
   path: '/backups',
   getParentRoute: () => AuthAdminRoute,
 } as any)
+const AuthAdminCronsRoute = AuthAdminCronsRouteImport.update({
+  id: '/crons',
+  path: '/crons',
+  getParentRoute: () => AuthAdminRoute,
+} as any)
+const AuthAdminLogsRoute = AuthAdminLogsRouteImport.update({
+  id: '/logs',
+  path: '/logs',
+  getParentRoute: () => AuthAdminRoute,
+} as any)
 const AuthAdminMailRoute = AuthAdminMailRouteImport.update({
   id: '/mail',
   path: '/mail',
@@ -156,6 +168,8 @@ export interface FileRoutesByFullPath {
   '/verify-email': typeof GuestVerifyEmailRoute
   '/authorize/$uid': typeof AuthorizeUidRoute
   '/admin/backups': typeof AuthAdminBackupsRoute
+  '/admin/crons': typeof AuthAdminCronsRoute
+  '/admin/logs': typeof AuthAdminLogsRoute
   '/admin/mail': typeof AuthAdminMailRoute
   '/admin/security-log': typeof AuthAdminSecurityLogRoute
   '/admin/settings': typeof AuthAdminSettingsRoute
@@ -177,6 +191,8 @@ export interface FileRoutesByTo {
   '/verify-email': typeof GuestVerifyEmailRoute
   '/authorize/$uid': typeof AuthorizeUidRoute
   '/admin/backups': typeof AuthAdminBackupsRoute
+  '/admin/crons': typeof AuthAdminCronsRoute
+  '/admin/logs': typeof AuthAdminLogsRoute
   '/admin/mail': typeof AuthAdminMailRoute
   '/admin/security-log': typeof AuthAdminSecurityLogRoute
   '/admin/settings': typeof AuthAdminSettingsRoute
@@ -202,6 +218,8 @@ export interface FileRoutesById {
   '/authorize/$uid': typeof AuthorizeUidRoute
   '/_guest/': typeof GuestIndexRoute
   '/_auth/admin/backups': typeof AuthAdminBackupsRoute
+  '/_auth/admin/crons': typeof AuthAdminCronsRoute
+  '/_auth/admin/logs': typeof AuthAdminLogsRoute
   '/_auth/admin/mail': typeof AuthAdminMailRoute
   '/_auth/admin/security-log': typeof AuthAdminSecurityLogRoute
   '/_auth/admin/settings': typeof AuthAdminSettingsRoute
@@ -226,6 +244,8 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/authorize/$uid'
     | '/admin/backups'
+    | '/admin/crons'
+    | '/admin/logs'
     | '/admin/mail'
     | '/admin/security-log'
     | '/admin/settings'
@@ -247,6 +267,8 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/authorize/$uid'
     | '/admin/backups'
+    | '/admin/crons'
+    | '/admin/logs'
     | '/admin/mail'
     | '/admin/security-log'
     | '/admin/settings'
@@ -271,6 +293,8 @@ export interface FileRouteTypes {
     | '/authorize/$uid'
     | '/_guest/'
     | '/_auth/admin/backups'
+    | '/_auth/admin/crons'
+    | '/_auth/admin/logs'
     | '/_auth/admin/mail'
     | '/_auth/admin/security-log'
     | '/_auth/admin/settings'
@@ -409,6 +433,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAdminBackupsRouteImport
       parentRoute: typeof AuthAdminRoute
     }
+    '/_auth/admin/crons': {
+      id: '/_auth/admin/crons'
+      path: '/crons'
+      fullPath: '/admin/crons'
+      preLoaderRoute: typeof AuthAdminCronsRouteImport
+      parentRoute: typeof AuthAdminRoute
+    }
+    '/_auth/admin/logs': {
+      id: '/_auth/admin/logs'
+      path: '/logs'
+      fullPath: '/admin/logs'
+      preLoaderRoute: typeof AuthAdminLogsRouteImport
+      parentRoute: typeof AuthAdminRoute
+    }
     '/_auth/admin/mail': {
       id: '/_auth/admin/mail'
       path: '/mail'
@@ -449,6 +487,8 @@ declare module '@tanstack/react-router' {
 
 interface AuthAdminRouteChildren {
   AuthAdminBackupsRoute: typeof AuthAdminBackupsRoute
+  AuthAdminCronsRoute: typeof AuthAdminCronsRoute
+  AuthAdminLogsRoute: typeof AuthAdminLogsRoute
   AuthAdminMailRoute: typeof AuthAdminMailRoute
   AuthAdminSecurityLogRoute: typeof AuthAdminSecurityLogRoute
   AuthAdminSettingsRoute: typeof AuthAdminSettingsRoute
@@ -459,6 +499,8 @@ interface AuthAdminRouteChildren {
 
 const AuthAdminRouteChildren: AuthAdminRouteChildren = {
   AuthAdminBackupsRoute: AuthAdminBackupsRoute,
+  AuthAdminCronsRoute: AuthAdminCronsRoute,
+  AuthAdminLogsRoute: AuthAdminLogsRoute,
   AuthAdminMailRoute: AuthAdminMailRoute,
   AuthAdminSecurityLogRoute: AuthAdminSecurityLogRoute,
   AuthAdminSettingsRoute: AuthAdminSettingsRoute,

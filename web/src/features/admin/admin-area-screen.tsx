@@ -16,6 +16,8 @@ const SECTIONS = [
   { to: '/admin/tree', label: 'Invite Tree' },
   { to: '/admin/mail', label: 'Mail' },
   { to: '/admin/security-log', label: 'Security Log' },
+  { to: '/admin/logs', label: 'Logs' },
+  { to: '/admin/crons', label: 'Crons' },
   { to: '/admin/settings', label: 'Settings' },
   { to: '/admin/backups', label: 'Backups' },
 ] as const;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { LiveMessage } from '../../components/ui/alert';
+import { Alert, LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { TitledCard } from '../../components/ui/card';
 import { ScreenHeading, usePageTitle } from '../../components/ui/screen';
@@ -15,13 +15,15 @@ import {
   sendTestMail,
   type QueuedMail,
 } from './api';
+import { mailTransportQueryOptions } from './logs-api';
 import { Badge } from './member-badges';
 import { Pager } from './pager';
 import { QueryStatus } from '../../components/ui/query-status';
 
 /**
  * Admin → Mail: the outbox's queued and failing mails (refreshed every few seconds), Retry Now,
- * the last 24 hours' counts and a test mail to the operator.
+ * the last 24 hours' counts and a test mail to the operator. With no mail server set up (neither
+ * SMTP_URL nor the settings' SMTP), it says that mail only goes to the server's console.
  */
 export function MailScreen({ page, onPage }: { page: number; onPage: (page: number) => void }) {
   usePageTitle('Mail');
@@ -32,6 +34,7 @@ export function MailScreen({ page, onPage }: { page: number; onPage: (page: numb
     ...outboxQueryOptions(viewer, page),
     placeholderData: keepPreviousData,
   });
+  const transport = useQuery(mailTransportQueryOptions(viewer));
   const [running, setRunning] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -55,6 +58,13 @@ export function MailScreen({ page, onPage }: { page: number; onPage: (page: numb
   return (
     <>
       <ScreenHeading>Mail</ScreenHeading>
+      {transport.data?.smtp === false ? (
+        <Alert tone="info">
+          No mail server is set up, so mail is not sent: the server prints each mail to its console
+          instead. Set SMTP_URL in the server’s environment, or a mail server in the settings, to
+          send mail.
+        </Alert>
+      ) : null}
       <LiveMessage tone="success">{notice}</LiveMessage>
       <LiveMessage tone="error">{error}</LiveMessage>
 
