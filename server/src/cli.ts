@@ -14,6 +14,7 @@ import {
   usersCommand,
 } from './admin/commands.js';
 import { WAY_IN_KINDS } from './ways-in-kinds.js';
+import { OIDC_USAGE, oidcCommand, OidcUsageError, readOidcArgs } from './oidc/commands.js';
 
 // The backup and restore behind the commands live in db/backups.ts (the backups API uses them too).
 export { BackupError, backupDatabase, RestoreError, restoreDatabase };
@@ -125,7 +126,7 @@ Commands:
                    <time>.dump); ends every session. Where there is no database yet, the
                    backup becomes it.
 ${USERS_USAGE}                                 Add --create to any of them to start on a new database.
-`;
+${OIDC_USAGE}`;
 
 async function run(argv: string[]): Promise<number> {
   const [command] = argv;
@@ -198,6 +199,38 @@ async function run(argv: string[]): Promise<number> {
       if (!(error instanceof UsageError)) throw error;
       process.stderr.write(`${error.message}\n\n${USAGE}`);
       return 2;
+    }
+  }
+  if (command === 'oidc') {
+    let request;
+    try {
+      request = readOidcArgs(args.slice(1));
+    } catch (error) {
+      if (!(error instanceof OidcUsageError)) throw error;
+      process.stderr.write(`${error.message}\n\n${OIDC_USAGE}`);
+      return 2;
+    }
+    const config = loadConfig(withEnvFile());
+    if (!(await useDatabase(config, { create: false, createFlag: false }))) return 1;
+    try {
+      await oidcCommand(config, request, process.stdout);
+      return 0;
+    } catch (error) {
+      const name = error instanceof Error ? error.name : '';
+      const message =
+        name === 'ValidationError'
+          ? (error as Error).message
+          : name === 'NotFoundError'
+            ? 'No app has that client id.'
+            : '';
+      if (!message) throw error;
+      const fields = (error as { fields?: Record<string, { message: string }> }).fields ?? {};
+      process.stderr.write(
+        `${message}\n${Object.entries(fields)
+          .map(([k, v]) => `  ${k}: ${v.message}\n`)
+          .join('')}`,
+      );
+      return 1;
     }
   }
   if (command === undefined || command === 'help' || command === '--help') {
