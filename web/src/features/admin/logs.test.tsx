@@ -115,7 +115,8 @@ const list: Handler = (req) => {
 
 const logsRoutes = { 'GET /api/logs': list, 'GET /api/logs/stats': stats };
 
-describe('the console’s Logs', () => {
+// The screens load on first use (lazy routes): room for that on a busy machine.
+describe('the console’s Logs', { timeout: 15_000 }, () => {
   it('is in the console’s navigation, with Crons', async () => {
     signedIn({ ...logsRoutes, 'GET /api/admin/members': () => json(200, { items: [] }) });
     const { user, router } = renderApp('/admin/security-log');
@@ -304,7 +305,7 @@ describe('the console’s Logs', () => {
   });
 });
 
-describe('the console’s Crons', () => {
+describe('the console’s Crons', { timeout: 15_000 }, () => {
   const jobs = [
     { id: 'challenges_cleanup', expression: '10 * * * *' },
     { id: 'logs_retention', expression: '40 */6 * * *' },
@@ -369,7 +370,7 @@ describe('the console’s Crons', () => {
   });
 });
 
-describe('the console’s Mail', () => {
+describe('the console’s Mail', { timeout: 15_000 }, () => {
   const outbox = () =>
     json(200, {
       page: 1,
