@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tsxCli as cli } from '../support/cli.js';
 import { PATHS } from '../support/contract.js';
 import { changesAfterBackup, expectBackedUpData, modeOf } from '../support/restore-drill.js';
-import { APP_URL, startTestServer, testTokenSecret } from '../support/server.js';
+import { APP_URL, createPgDatabase, startTestServer, testTokenSecret } from '../support/server.js';
 
 /**
  * `npm run cli -- backup FILE` and `restore FILE`, as an operator runs them (their own process).
@@ -89,13 +89,28 @@ describe('backup and restore (SQLite)', () => {
     expect(missing.code).not.toBe(0);
     expect(existsSync(path.join(dataDir, 'gatehouse.db'))).toBe(false);
 
-    const pg = await cli(['restore', other], {
+    const target = await createPgDatabase();
+    try {
+      const pg = await cli(['restore', other], {
+        ...env,
+        DATABASE_URL: target.url,
+        TOKEN_SECRET: testTokenSecret(),
+      });
+      expect(pg.code).not.toBe(0);
+      expect(pg.stderr).toMatch(/is not a PostgreSQL backup made by pg_dump -Fc/);
+    } finally {
+      await target.drop();
+    }
+    // A PostgreSQL database that does not exist: said before anything else.
+    const none = await cli(['restore', other], {
       ...env,
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/none',
       TOKEN_SECRET: testTokenSecret(),
     });
-    expect(pg.code).not.toBe(0);
-    expect(pg.stderr).toMatch(/is not a PostgreSQL backup made by pg_dump -Fc/);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toBe(
+      'No database at PostgreSQL 127.0.0.1:5432/none: create it first (createdb none), or check DATABASE_URL.\n',
+    );
   }, 120_000);
 
   it('an unknown user of the data directory also blocks a restore (any process with the database open)', async () => {
