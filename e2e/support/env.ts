@@ -32,7 +32,8 @@ export type ServerName =
   | 'passkeys'
   | 'polish'
   | 'reauth'
-  | 'logs';
+  | 'logs'
+  | 'backups';
 
 export interface E2EEnv {
   servers: Record<ServerName, AppServer>;

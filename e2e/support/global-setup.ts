@@ -27,6 +27,7 @@ const SERVER_NAMES: ServerName[] = [
   'polish',
   'reauth',
   'logs',
+  'backups',
 ];
 /**
  * The passkeys and reauth servers are addressed as `localhost`: WebAuthn takes its RP id from
@@ -116,6 +117,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       'passkeys',
       'polish',
       'reauth',
+      'backups',
     ] as const) {
       const code = new URL(servers[name].bootstrapLink).searchParams.get('code') ?? '';
       servers[name].initial = await signUpVerified(servers[name].url, code, 'initial');

@@ -74,7 +74,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('the console’s Backups', () => {
+// The screen loads on first use (a lazy route): room for that on a busy machine.
+describe('the console’s Backups', { timeout: 15_000 }, () => {
   it('lists every backup with its size and date, and shows the schedule', async () => {
     onBackups();
     const { user, router } = renderApp('/admin');

@@ -68,7 +68,8 @@ function section(name: string) {
   return screen.getByRole('region', { name });
 }
 
-describe('the console’s Settings', () => {
+// The screen loads on first use (a lazy route): room for that on a busy machine.
+describe('the console’s Settings', { timeout: 15_000 }, () => {
   it('shows each section with the values in force, links to them, and fields the environment sets read-only with their variable', async () => {
     onSettings();
     const { user, router } = renderApp('/admin');
