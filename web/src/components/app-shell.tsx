@@ -9,6 +9,8 @@ import { cn } from './ui/cn';
 
 // The member's face loads with the menu's first showing: a visitor's first screen has no menu.
 const Avatar = lazy(() => import('./avatar').then((m) => ({ default: m.Avatar })));
+// "Viewing as …" with Stop, while an operator views as a member: signed-in screens only.
+const ViewingAsBar = lazy(() => import('./viewing-as-bar'));
 
 /** The places the menu leads to, in order (docs/product.md, The app shell). */
 const PLACES = [
@@ -19,8 +21,9 @@ const PLACES = [
 ] as const;
 
 /**
- * Every screen's frame: a skip link, the header with the APP_NAME wordmark and, for a signed-in
- * member, the Menu (the places, who is signed in, Log Out), then the screen in <main>
+ * Every screen's frame: a skip link, while an operator views as a member the bar that says so,
+ * the header with the APP_NAME wordmark and, for a signed-in member, the Menu (the places, who is
+ * signed in, Log Out), then the screen in <main>
  * (docs/decisions/0032-app-shell-and-ways-forward.md).
  */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -47,6 +50,11 @@ export function AppShell({ children }: { children: ReactNode }) {
       >
         Skip to content
       </a>
+      {user ? (
+        <Suspense fallback={null}>
+          <ViewingAsBar />
+        </Suspense>
+      ) : null}
       <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
         <div className="mx-auto flex min-h-14 w-full max-w-2xl items-center justify-between gap-3 px-4">
           <Link

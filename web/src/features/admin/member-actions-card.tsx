@@ -5,8 +5,9 @@ import type { MemberActions } from './use-member-actions';
 
 /**
  * A member's page → Actions: disable or enable, resend verification, make or remove an operator
- * (the initial user only), reset two-step sign-in, delete. The initial user and the operator's own
- * account cannot be disabled or deleted here.
+ * (the initial user only), reset two-step sign-in, view as the member, delete. The initial user and
+ * the operator's own account cannot be disabled or deleted here; View as Member is for verified,
+ * enabled members who are not operators (docs/decisions/0056).
  */
 export function MemberActionsCard({
   member,
@@ -22,6 +23,7 @@ export function MemberActionsCard({
   const { ask, busy, isRunning } = actions;
   const protectedAccount = member.isInitialUser || isSelf;
   const canReset = member.waysIn.twoStep || member.waysIn.passkeys > 0;
+  const canViewAs = !protectedAccount && !member.isOperator && !member.disabled && member.verified;
   return (
     <TitledCard
       title="Actions"
@@ -82,6 +84,16 @@ export function MemberActionsCard({
             {isRunning('reset') ? 'Resetting...' : 'Reset Two-Step Sign-In'}
           </Button>
         )}
+        {canViewAs ? (
+          <Button
+            variant="secondary"
+            className="min-w-44"
+            disabled={busy}
+            onClick={() => ask('view-as')}
+          >
+            {isRunning('view-as') ? 'Opening...' : 'View as Member'}
+          </Button>
+        ) : null}
       </div>
       {protectedAccount ? null : (
         <div>

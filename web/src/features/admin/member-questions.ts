@@ -9,6 +9,7 @@ export type Asked =
   | 'remove-operator'
   | 'reset'
   | 'delete'
+  | 'view-as'
   | { revoke: MemberCode };
 
 /** The question each action asks, naming the member and what will happen. */
@@ -61,6 +62,15 @@ export function questionFor(asked: Asked, member: MemberDetail): Question {
         description: resetDescription(member.waysIn),
         confirm: 'Yes, Reset',
         busy: 'Resetting...',
+      };
+    case 'view-as':
+      return {
+        title: `View as ${email}?`,
+        description:
+          'You see the app as they do for up to 30 minutes, until you press Stop. They see it among their devices and in their activity. Their password, email, two-step sign-in and passkeys stay theirs to change.',
+        confirm: 'Yes, View as Member',
+        busy: 'Opening...',
+        harmless: true,
       };
     case 'delete':
       return {

@@ -27,6 +27,7 @@ type Running =
   | 'operator'
   | 'reset'
   | 'delete'
+  | 'view-as'
   | { revoke: string }
   | null;
 
@@ -77,6 +78,27 @@ export function useMemberActions(viewer: string, member: MemberDetail) {
     setAsked({ action, question: questionFor(action, member) });
   }
 
+  /**
+   * View as member (lib/view-as.ts): this tab becomes the member's until Stop; the console's data
+   * is dropped and Home opens as they see it. A refusal shows on the page like any other.
+   */
+  async function viewAs() {
+    if (running) return;
+    setRunning('view-as');
+    setError(null);
+    try {
+      const { startViewingAs } = await import('../../lib/view-as');
+      await startViewingAs(member.id);
+    } catch (err) {
+      setError(adminErrorMessage(err, 'Failed to view as the member. Please try again.'));
+      setRunning(null);
+      setAsked(null);
+      return;
+    }
+    queryClient.clear();
+    await navigate({ to: '/home' });
+  }
+
   /** Runs the confirmed action; the question closes once it is done or failed. */
   async function confirm(action: Asked) {
     const email = member.email;
@@ -110,6 +132,9 @@ export function useMemberActions(viewer: string, member: MemberDetail) {
         make ? `${email} is now an operator.` : `${email} is no longer an operator.`,
         'Failed to change the operator role. Please try again.',
       );
+    } else if (action === 'view-as') {
+      await viewAs();
+      return;
     } else if (action === 'reset') {
       await run(
         'reset',

@@ -31,6 +31,9 @@ const PLAIN: Record<string, string> = {
   passkey_renamed: 'Passkey renamed',
   passkey_removed: 'Passkey removed',
   admin_disable: 'Account disabled by an operator',
+  admin_view_as: 'Account viewed by an operator',
+  admin_view_as_ended: 'Operator stopped viewing the account',
+  viewed_as: 'Viewed as a member',
   admin_enable: 'Account enabled by an operator',
   admin_delete: 'Account deleted by an operator',
   admin_make_operator: 'Made an operator',
@@ -62,6 +65,9 @@ export function describeEvent(event: SecurityEvent): string {
   const failed = event.outcome === 'failure';
   if (event.type === 'sign_in') {
     return `${failed ? 'Failed sign-in attempt' : 'Signed in'} from ${eventSource(event)}`;
+  }
+  if (event.type === 'viewed_as' && typeof event.detail.email === 'string') {
+    return `Viewed as ${event.detail.email}`;
   }
   const detail = describedDetail(event);
   if (detail) return detail;

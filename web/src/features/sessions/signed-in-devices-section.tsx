@@ -9,6 +9,19 @@ import { useEndOtherSessions, useEndSession, useSessions, type DeviceSession } f
 import { SessionFacts } from './session-facts-section';
 import { QueryStatus } from '../../components/ui/query-status';
 
+/**
+ * A session in words: its browser and system, or an operator viewing the account (for support,
+ * docs/decisions/0056), whom the member can sign out like a device.
+ */
+function deviceName(session: DeviceSession): string {
+  if (session.viewedBy === null || session.viewedBy === undefined) {
+    return describeUserAgent(session.userAgent);
+  }
+  return session.viewedBy
+    ? `An operator (${session.viewedBy}) viewing your account`
+    : 'An operator viewing your account';
+}
+
 /** Settings → Signed-In Devices: every live session, with a way to end any but this one. */
 export function SignedInDevicesSection({ user }: { user: UserRecord }) {
   const sessions = useSessions(user.id);
@@ -26,7 +39,7 @@ export function SignedInDevicesSection({ user }: { user: UserRecord }) {
   function onSignOut(session: DeviceSession) {
     start();
     endOne.mutate(session.id, {
-      onSuccess: () => setNotice(`${describeUserAgent(session.userAgent)} has been signed out.`),
+      onSuccess: () => setNotice(`${deviceName(session)} has been signed out.`),
       onError: (err) =>
         setError(messageOf(err) ?? 'Failed to sign out that device. Please try again.'),
     });
@@ -69,7 +82,7 @@ export function SignedInDevicesSection({ user }: { user: UserRecord }) {
                 <div className="flex min-w-0 flex-col gap-1">
                   <p className="flex flex-wrap items-center gap-2">
                     <span id={nameId} className="font-semibold wrap-anywhere">
-                      {describeUserAgent(session.userAgent)}
+                      {deviceName(session)}
                     </span>
                     {session.current ? (
                       <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-900 dark:bg-green-900 dark:text-green-100">
