@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 
 // Server layers, bottom to top: tools → db → core → http → features (accounts, invites, mail,
 // sessions, audit, two-step, passkeys, providers, admin, metrics, realtime, logs, crons, settings,
-// backups, oidc, gate) →
+// backups, oidc, batch) →
 // the composition root (app.ts, server.ts, main.ts, cli.ts). A folder imports only from below it;
 // a feature uses another feature only through that feature's one public module, its service.ts.
 const composition = ['../app.js', '../server.js', '../main.js', '../cli.js', '../ways-in-kinds.js'];
@@ -26,6 +26,7 @@ const features = [
   '../backups/*',
   '../oidc/*',
   '../gate/*',
+  '../batch/*',
 ];
 const webContractTypesOnly = {
   group: ['**/contract/**'],
@@ -155,6 +156,12 @@ const serverBoundaries = [
     ['server/src/oidc/**'],
     [...composition, ...features.filter((f) => f !== '../oidc/*'), '!../accounts/service.js'],
     'oidc/ builds on core/ and http/; from other features only accounts/service.ts.',
+  ),
+  // A batch runs the users records' actions exactly as their routes do: accounts/' service only.
+  serverLayer(
+    ['server/src/batch/**'],
+    [...composition, ...features.filter((f) => f !== '../batch/*'), '!../accounts/service.js'],
+    'batch/ builds on core/ and http/; from other features only accounts/service.ts.',
   ),
   serverLayer(
     ['server/src/gate/**'],

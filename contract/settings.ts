@@ -53,6 +53,12 @@ export const SettingsAnswer = Type.Object({
     senderName: Type.String(),
     senderAddress: Type.String(),
   }),
+  batch: Type.Object({
+    enabled: Type.Boolean({ description: 'whether POST /api/batch is open (off by default)' }),
+    maxRequests: Type.Integer({ description: 'the most requests one batch may hold' }),
+    timeout: Type.Integer({ description: "seconds a batch's transaction may take (0: 3)" }),
+    maxBodySize: Type.Integer({ description: "a batch's largest body in bytes (0: 128 MiB)" }),
+  }),
   logs: Type.Object({ maxDays: Type.Integer({ description: 'days request logs are kept' }) }),
   gatehouse: Type.Object({
     invitesPerMember: Type.Integer({ description: 'unused invite codes a new member starts with' }),
@@ -107,6 +113,12 @@ export const updateSettings = {
       localName: Change(Type.String()),
     }),
     backups: Section({ cron: Change(Type.String()), cronMaxKeep: Change(Type.Integer()) }),
+    batch: Section({
+      enabled: Change(Type.Boolean()),
+      maxRequests: Change(Type.Integer()),
+      timeout: Change(Type.Integer()),
+      maxBodySize: Change(Type.Integer()),
+    }),
     logs: Section({ maxDays: Change(Type.Integer()) }),
     gatehouse: Section({
       invitesPerMember: Change(Type.Integer()),

@@ -10,7 +10,7 @@ import { accountRoutes } from './accounts/routes.js';
 import type { TrustProxy } from './config.js';
 import type { AppContext } from './core/context.js';
 import { NotFoundError, UnavailableError } from './core/errors.js';
-import { clientNetwork, type Limit } from './core/rate-limit.js';
+import { API_LIMIT, clientNetwork } from './core/rate-limit.js';
 import { isJsonContentType } from './http/body.js';
 import { apiDocs } from './http/api-docs.js';
 import { envelope, HttpError, LOADING_FAILED, replyWithError } from './http/envelope.js';
@@ -39,13 +39,11 @@ import { logsRoutes } from './logs/routes.js';
 import { settingsRoutes } from './settings/routes.js';
 import { backupRoutes } from './backups/routes.js';
 import { oidcRoutes } from './oidc/routes.js';
+import { batchRoutes } from './batch/routes.js';
 import { gateRoutes } from './gate/routes.js';
 
 const packageVersion = packageJson.version;
 const HEALTHY = { code: 200, message: 'API is healthy.', data: {} };
-
-/** Every request under /api/ counts against this, per client IP. */
-const API_LIMIT: Limit = { name: 'api', max: 300, windowMs: 10_000 };
 
 /** How long requests under way may still take once the server is closing. */
 const CLOSE_GRACE_MS = 5000;
@@ -245,6 +243,7 @@ export function buildApp(
   app.register(oidcRoutes(ctx));
   app.register(gateRoutes(ctx));
   app.register(realtime.plugin);
+  app.register(batchRoutes(ctx));
   return app;
 }
 

@@ -7,6 +7,7 @@ import {
   type FieldErrors,
 } from '../core/errors.js';
 import { endSessions, sessionToken } from '../core/sessions.js';
+import { lastingWrite } from '../core/one-transaction.js';
 import { inTransaction } from '../core/transaction.js';
 import type { Auth } from '../core/users.js';
 import type { User } from '../db/schema.js';
@@ -128,13 +129,16 @@ export async function updateOwnRecord(
     if (await isCurrentPassword(user.password_hash, input.oldPassword)) await takeBack();
     else {
       errors.oldPassword = invalidOldPassword();
-      await recordEvent(ctx.db, {
-        type: 'password_changed',
-        userId: user.id,
-        client,
-        outcome: 'failure',
-        detail: { reason: 'wrong_old_password' },
-      });
+      // Kept in the security log even when this fails a batch (its rollback would drop it).
+      await lastingWrite(ctx, (ctx) =>
+        recordEvent(ctx.db, {
+          type: 'password_changed',
+          userId: user.id,
+          client,
+          outcome: 'failure',
+          detail: { reason: 'wrong_old_password' },
+        }),
+      );
     }
   }
   assertNoFieldErrors(errors, UPDATE_FAILED);

@@ -7,26 +7,27 @@ import { NotFoundError } from '../core/errors.js';
 import { sessionToken, touchSession } from '../core/sessions.js';
 import { signIn } from '../core/sign-in.js';
 import { userRecord } from '../core/users.js';
-import { assertFresh, notWhileViewingAs } from '../core/reauth.js';
 import { bearerToken, requestAuth, requireAuth, requireFreshUser } from '../http/auth.js';
 import { clientOf as client } from '../http/client.js';
 import { multipartForms, uploadedFiles } from '../http/multipart.js';
 import { confirmEmailChange, requestEmailChange } from './change-email.js';
 import { deviceCookieOf, rememberDevice } from './device-cookie.js';
-import { updateOwnRecord } from './change-password.js';
-import { deleteAccount } from './delete-account.js';
 import { confirmPasswordReset } from './password-reset.js';
 import { requestAccountMail, settleAccountMail } from './request-mail.js';
 import { requestSignInCode, signInWithCode } from './sign-in-code.js';
 import { signInWithPassword } from './sign-in.js';
-import { signUp } from './sign-up.js';
 import { exportData } from './export.js';
 import { confirmVerification } from './verification.js';
+import {
+  clearNullFields,
+  createUserRecord,
+  deleteUserRecord,
+  type RecordCaller,
+  TOKEN_HEADER,
+  updateUserRecord,
+} from './records.js';
 import { fileRoutes } from './file-routes.js';
 import { AVATAR_FORM_LIMIT, AVATAR_MAX_BYTES } from './profile.js';
-
-/** The header that carries a fresh token after a password change (the SDK ignores it). */
-export const TOKEN_HEADER = 'x-gatehouse-token';
 
 /**
  * The users collection's PocketBase-shaped endpoints. Each route's schema (contract/accounts.ts)
@@ -86,10 +87,15 @@ export function accountRoutes(ctx: AppContext) {
       return { token: sessionToken(ctx, user, session), record };
     });
 
-    api.post('/api/collections/users/records', { schema: C.signUp }, async (request) => {
-      const user = await signUp(ctx, request.body, client(request));
-      return userRecord(user, { withEmail: false });
+    /** The caller of a record action (accounts/records.ts, shared with batch requests). */
+    const caller = (request: FastifyRequest): RecordCaller => ({
+      auth: () => requestAuth(ctx, request),
+      client: client(request),
     });
+
+    api.post('/api/collections/users/records', { schema: C.signUp }, async (request) =>
+      createUserRecord(ctx, request.body, caller(request)),
+    );
 
     // GET /api/collections/users/records (the list) is the operators': admin/routes.ts.
 
@@ -112,25 +118,23 @@ export function accountRoutes(ctx: AppContext) {
       await multipartForms(forms, { fileLimit: AVATAR_MAX_BYTES, bodyLimit: AVATAR_FORM_LIMIT });
       // PocketBase clears `name` and removes `avatar` sent as null; other null fields are dropped
       // before the schema as unset (http/schema.ts), so these two read as '' first.
-      forms.addHook('preValidation', async (request) => {
-        const body = request.body as Record<string, unknown> | undefined;
-        if (typeof body !== 'object' || body === null) return;
-        for (const field of ['name', 'avatar']) if (body[field] === null) body[field] = '';
-      });
+      forms.addHook('preValidation', async (request) => clearNullFields(request.body));
       forms
         .withTypeProvider<TypeBoxTypeProvider>()
         .patch(
           '/api/collections/users/records/:id',
           { schema: C.updateRecord },
           async (request, reply) => {
-            const auth = await ownRecord(request);
-            // The password is the member's own: an operator viewing as them cannot change it.
-            const { password, oldPassword, passwordConfirm } = request.body;
-            if (password || oldPassword || passwordConfirm) notWhileViewingAs(auth);
-            const input = { ...request.body, avatarUpload: uploadedFiles(request).avatar };
-            const { user, token } = await updateOwnRecord(ctx, auth, input, client(request));
+            const avatar = uploadedFiles(request).avatar;
+            const { record, token } = await updateUserRecord(
+              ctx,
+              request.params.id,
+              request.body,
+              avatar,
+              caller(request),
+            );
             if (token) reply.header(TOKEN_HEADER, token);
-            return userRecord(user, { withEmail: true });
+            return record;
           },
         );
     });
@@ -139,8 +143,7 @@ export function accountRoutes(ctx: AppContext) {
       '/api/collections/users/records/:id',
       { schema: C.deleteRecord },
       async (request, reply) => {
-        const { user } = assertFresh(ctx, await ownRecord(request));
-        await deleteAccount(ctx, user.id, client(request));
+        await deleteUserRecord(ctx, request.params.id, caller(request));
         return reply.code(204).send(null);
       },
     );

@@ -260,6 +260,12 @@ export interface Limit {
   per?: CounterPool;
 }
 
+/**
+ * Every request under /api/ counts against this, per client network (app.ts); so does each request
+ * of a batch (batch/), as it would sent alone.
+ */
+export const API_LIMIT: Limit = { name: 'api', max: 300, windowMs: 10_000 };
+
 /** The counter key of `subject` under `limit`: its name and a 22-character digest. */
 export function counterKey(limit: Limit, subject: string): string {
   const digest = createHash('sha256').update(subject).digest('base64url').slice(0, 22);

@@ -6,7 +6,7 @@ import type { SecretBox } from './secret-box.js';
 /**
  * The app's settings (docs/decisions/0054-settings-in-the-database.md): what an operator may change
  * while the server runs (GET/PATCH /api/settings), in PocketBase's shape where PocketBase has the
- * field (`meta`, `smtp`, `backups`, `logs`) and under `gatehouse` for the rest. Each value comes
+ * field (`meta`, `smtp`, `backups`, `batch`, `logs`) and under `gatehouse` for the rest. Each value comes
  * from the environment when its variable is set (the environment wins, and the settings show the
  * field as locked), else from the database's `settings` table (one row per field, its value as
  * JSON), else its default. Every instance keeps them in memory and reads them again when another
@@ -29,6 +29,12 @@ export interface SettingsValues {
     localName: string;
   };
   backups: { cron: string; cronMaxKeep: number };
+  /**
+   * PocketBase's batch requests (POST /api/batch): off until an operator turns them on; how many
+   * requests one batch may hold, its transaction's time limit in seconds (0: 3), and its largest
+   * body in bytes (0: 128 MiB), as PocketBase reads each.
+   */
+  batch: { enabled: boolean; maxRequests: number; timeout: number; maxBodySize: number };
   logs: { maxDays: number };
   gatehouse: { invitesPerMember: number; sessionMaxDays: number; auditRetentionDays: number };
 }
@@ -135,6 +141,7 @@ export class Settings {
         cron: this.text('backups.cron', ''),
         cronMaxKeep: this.number('backups.cronMaxKeep', 3),
       },
+      batch: this.batch,
       logs: { maxDays: this.number('logs.maxDays', this.config.logsRetentionDays) },
       gatehouse: {
         invitesPerMember: this.number('gatehouse.invitesPerMember', this.config.invitesPerUser),
@@ -196,6 +203,16 @@ export class Settings {
     return this.number('backups.cronMaxKeep', 3);
   }
 
+  /** PocketBase's batch settings (off by default, as in PocketBase; its defaults otherwise). */
+  get batch(): SettingsValues['batch'] {
+    return {
+      enabled: this.flag('batch.enabled', false),
+      maxRequests: this.number('batch.maxRequests', 50),
+      timeout: this.number('batch.timeout', 3),
+      maxBodySize: this.number('batch.maxBodySize', 0),
+    };
+  }
+
   /** How long request logs are kept (PocketBase's `logs.maxDays`; 0: none kept). */
   get logsMaxDays(): number {
     return this.number('logs.maxDays', this.config.logsRetentionDays);
@@ -251,6 +268,10 @@ const PATHS: ReadonlySet<string> = new Set([
   ...Object.values(SET_BY).flat(),
   'backups.cron',
   'backups.cronMaxKeep',
+  'batch.enabled',
+  'batch.maxRequests',
+  'batch.timeout',
+  'batch.maxBodySize',
   'logs.maxDays',
 ]);
 

@@ -163,3 +163,38 @@ export function memberFiles(db: Kysely<Database>, dataDir: string): MemberFiles 
   }
   return files;
 }
+
+/** When a transaction under way ends: what to do once it has committed, or been rolled back. */
+export interface TransactionEnd {
+  afterCommit(task: () => Promise<void>): void;
+  afterRollback(task: () => Promise<void>): void;
+}
+
+/**
+ * Members' files for work inside a transaction that several actions share (a batch,
+ * core/one-transaction.ts), for `trx` as memberFiles gives them: a file is stored at once (the
+ * record may name it before the commit); on SQLite, where it is on disk, it goes again if the
+ * transaction is rolled back. Removing one waits for the commit, so a rolled-back transaction never
+ * leaves a record naming a file that is gone. Rows (PostgreSQL) are written in the transaction.
+ */
+export function holdFileChanges(
+  trx: Kysely<Database>,
+  base: Kysely<Database>,
+  dataDir: string,
+  end: TransactionEnd,
+): void {
+  const inner =
+    databaseKind(base) === 'postgres'
+      ? new TableFiles(trx)
+      : new FolderFiles(path.join(dataDir, FILES_DIR));
+  const after = memberFiles(base, dataDir);
+  opened.set(trx, {
+    put: async (userId, name, variant, data) => {
+      await inner.put(userId, name, variant, data);
+      if (inner instanceof FolderFiles) end.afterRollback(() => inner.remove(userId, name));
+    },
+    get: (userId, name, variant) => inner.get(userId, name, variant),
+    remove: async (userId, name) => end.afterCommit(() => after.remove(userId, name)),
+    removeAll: async (userId) => end.afterCommit(() => after.removeAll(userId)),
+  });
+}

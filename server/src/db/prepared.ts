@@ -1,7 +1,7 @@
-import type { Compilable } from 'kysely';
+import type { Compilable, Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { DatabaseHandle, WriteCounter } from './connect.js';
-import type { Session, User } from './schema.js';
+import type { Database, Session, User } from './schema.js';
 import { andThen, type Maybe } from '../tools/maybe.js';
 
 /**
@@ -176,6 +176,22 @@ function prepare<Row>(
   };
 }
 
+/** The hot-path reads' queries, built on `db` (the database, or a transaction: queriesIn). */
+const reads = {
+  userById: (db: Kysely<Database>, id: string) =>
+    db.selectFrom('users').selectAll().where('id', '=', id),
+  unusedCodes: (db: Kysely<Database>, ownerId: string) =>
+    db
+      .selectFrom('invite_codes')
+      .select(['id', 'code', 'created'])
+      .where('owner_id', '=', ownerId)
+      .where('used_at', 'is', null)
+      .orderBy('created', 'desc')
+      .orderBy('id'),
+  sessionById: (db: Kysely<Database>, id: string) =>
+    db.selectFrom('sessions').selectAll().where('id', '=', id),
+};
+
 export interface SharedCacheOptions {
   /** How long an entry may be served (PostgreSQL): see SharedCache. */
   maxAgeMs: () => number;
@@ -194,31 +210,9 @@ export function preparedQueries(handle: DatabaseHandle, shared?: SharedCacheOpti
   const users = cacheOf<User>();
   const codes = cacheOf<{ id: string; code: string; created: string }>();
   const sessions = cacheOf<Session>();
-  const userById = prepare(
-    handle,
-    watch,
-    (id) => db.selectFrom('users').selectAll().where('id', '=', id),
-    users,
-  );
-  const unusedCodes = prepare(
-    handle,
-    watch,
-    (ownerId) =>
-      db
-        .selectFrom('invite_codes')
-        .select(['id', 'code', 'created'])
-        .where('owner_id', '=', ownerId)
-        .where('used_at', 'is', null)
-        .orderBy('created', 'desc')
-        .orderBy('id'),
-    codes,
-  );
-  const sessionById = prepare(
-    handle,
-    watch,
-    (id) => db.selectFrom('sessions').selectAll().where('id', '=', id),
-    sessions,
-  );
+  const userById = prepare(handle, watch, (id) => reads.userById(db, id), users);
+  const unusedCodes = prepare(handle, watch, (owner) => reads.unusedCodes(db, owner), codes);
+  const sessionById = prepare(handle, watch, (id) => reads.sessionById(db, id), sessions);
   return {
     /** PostgreSQL: drops what the cache holds about a member (their row, codes, sessions). */
     forgetUser(userId: string): void {
@@ -241,3 +235,19 @@ export function preparedQueries(handle: DatabaseHandle, shared?: SharedCacheOpti
 }
 
 export type PreparedQueries = ReturnType<typeof preparedQueries>;
+
+/**
+ * The same reads inside a transaction under way (core/one-transaction.ts): each asks `db` (the
+ * transaction) every time, so it sees what the transaction wrote before it commits; nothing is
+ * cached, and there is nothing to forget.
+ */
+export function queriesIn(db: Kysely<Database>): PreparedQueries {
+  return {
+    forgetUser: () => {},
+    forgetSession: () => {},
+    forgetAll: () => {},
+    userById: (id) => reads.userById(db, id).executeTakeFirst(),
+    sessionById: (id) => reads.sessionById(db, id).executeTakeFirst(),
+    unusedCodes: (ownerId) => reads.unusedCodes(db, ownerId).execute(),
+  };
+}

@@ -32,8 +32,12 @@ export interface UploadedFile {
 export interface MultipartLimits {
   /** Largest file taken whole; a larger one is read up to this and marked `truncated`. */
   fileLimit: number;
-  /** Largest whole request (413 beyond it). */
-  bodyLimit: number;
+  /** Largest whole request (413 beyond it); a function is asked at each request (a setting). */
+  bodyLimit: number | (() => number);
+  /** How many files one request may carry (413 beyond it); 1 unless given. */
+  files?: number;
+  /** Largest text part (413 beyond it); 64 KiB unless given. */
+  fieldLimit?: number;
   /**
    * A folder to write files to as they arrive, instead of memory (a backup of any size): each gets
    * a temporary name of its own there (UploadedFile.path).
@@ -58,10 +62,10 @@ export async function multipartForms(app: FastifyInstance, limits: MultipartLimi
   await app.register(multipart, {
     limits: {
       fileSize: limits.fileLimit,
-      files: 1,
+      files: limits.files ?? 1,
       fields: MAX_FIELDS,
-      fieldSize: FIELD_LIMIT,
-      parts: MAX_FIELDS + 1,
+      fieldSize: limits.fieldLimit ?? FIELD_LIMIT,
+      parts: MAX_FIELDS + (limits.files ?? 1),
     },
     // A file over the limit is a field error of the route's (PocketBase's), not a failed request.
     throwFileSizeLimit: false,
@@ -69,13 +73,15 @@ export async function multipartForms(app: FastifyInstance, limits: MultipartLimi
 
   app.addHook('preValidation', async (request) => {
     if (!request.isMultipart()) return;
+    const bodyLimit =
+      typeof limits.bodyLimit === 'function' ? limits.bodyLimit() : limits.bodyLimit;
     const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > limits.bodyLimit) throw new HttpError(413);
+    if (declared > bodyLimit) throw new HttpError(413);
     // A body without a length (chunked) is counted as it arrives, and cut off past the limit.
     let received = 0;
     request.raw.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received > limits.bodyLimit) request.raw.destroy(new HttpError(413));
+      if (received > bodyLimit) request.raw.destroy(new HttpError(413));
     });
 
     const body: Record<string, unknown> = {};

@@ -1,4 +1,6 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { Static, TSchema } from 'typebox';
+import { Value } from 'typebox/value';
 
 /**
  * How Fastify reads the contract's schemas (contract/schema.ts). Ajv validates as the contract
@@ -31,6 +33,23 @@ function normalizeBody(request: FastifyRequest, _reply: FastifyReply, done: () =
     }
   }
   done();
+}
+
+/**
+ * A body read as the route whose body schema is `schema` reads its own, for a request that did
+ * not come through that route (a request inside a batch): its `null` fields unset (normalizeBody),
+ * its text fields' defaults filled, then checked against the schema, without coercion, as Ajv
+ * does for the route. Changes `body` in place (as the route does its own); undefined when the
+ * route would refuse it (400 LOADING_FAILED).
+ */
+export function readBodyAs<T extends TSchema>(
+  schema: T,
+  body: Record<string, unknown> | undefined,
+): Static<T> | undefined {
+  const read = body ?? {};
+  for (const key of Object.keys(read)) if (read[key] === null) delete read[key];
+  Value.Default(schema, read);
+  return Value.Check(schema, read) ? (read as Static<T>) : undefined;
 }
 
 /** For `onRoute`: a route whose schema has a body reads it as PocketBase does (normalizeBody). */

@@ -39,7 +39,8 @@ export function settingsRoutes(ctx: AppContext) {
 
 /** What GET and PATCH answer: every value in force but the SMTP password (PocketBase omits it). */
 function settingsAnswer(ctx: AppContext): C.SettingsAnswer {
-  const { smtp, backups, meta, logs, gatehouse } = ctx.settings.values();
+  const { smtp, backups, meta, batch, logs, gatehouse } = ctx.settings.values();
   const { password: _password, ...shown } = smtp;
-  return { smtp: shown, backups, meta, logs, gatehouse, lockedByEnv: ctx.settings.lockedByEnv };
+  const { lockedByEnv } = ctx.settings;
+  return { smtp: shown, backups, meta, batch, logs, gatehouse, lockedByEnv };
 }

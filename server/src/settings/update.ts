@@ -142,7 +142,7 @@ function check(values: SettingsValues): Array<[SettingPath, FieldError]> {
   const add = (path: SettingPath, error: FieldError | undefined) => {
     if (error) found.push([path, error]);
   };
-  const { meta, smtp, backups, logs, gatehouse } = values;
+  const { meta, smtp, backups, batch, logs, gatehouse } = values;
 
   add('meta.appName', text(meta.appName, 255));
   add(
@@ -199,6 +199,24 @@ function check(values: SettingsValues): Array<[SettingPath, FieldError]> {
         ? errors.min(1)
         : undefined,
   );
+  // PocketBase's BatchConfig: a count and a time limit when batches are on; nothing below 0.
+  add(
+    'batch.maxRequests',
+    batch.enabled && !batch.maxRequests
+      ? fieldError.required()
+      : batch.maxRequests < 0
+        ? errors.min(0)
+        : undefined,
+  );
+  add(
+    'batch.timeout',
+    batch.enabled && !batch.timeout
+      ? fieldError.required()
+      : batch.timeout < 0
+        ? errors.min(0)
+        : undefined,
+  );
+  add('batch.maxBodySize', batch.maxBodySize < 0 ? errors.min(0) : undefined);
   add('logs.maxDays', logs.maxDays < 0 ? errors.min(0) : undefined);
 
   // Gatehouse's own, with the ranges their environment variables have (config.ts).

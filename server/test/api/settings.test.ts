@@ -82,6 +82,7 @@ describe.each(DATABASES)('app settings on %s', (db) => {
       'smtp',
       'backups',
       'meta',
+      'batch',
       'logs',
       'gatehouse',
       'lockedByEnv',
@@ -102,6 +103,7 @@ describe.each(DATABASES)('app settings on %s', (db) => {
       senderAddress: 'no-reply@app.test',
     });
     expect(settings.backups).toEqual({ cron: '', cronMaxKeep: 3 });
+    expect(settings.batch).toEqual({ enabled: false, maxRequests: 50, timeout: 3, maxBodySize: 0 });
     expect(settings.logs).toEqual({ maxDays: 5 });
     expect(settings.gatehouse).toEqual({
       invitesPerMember: 5,
