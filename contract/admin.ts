@@ -3,6 +3,7 @@ import { UserRecord } from './records.js';
 import {
   Body,
   DateText,
+  Text,
   ErrorEnvelope,
   Id,
   IdParams,
@@ -193,7 +194,17 @@ export const LogEventAnswer = Type.Object({
 });
 export type LogEventAnswer = Static<typeof LogEventAnswer>;
 
-export const MembersAnswer = ListAnswer(MemberAnswer);
+/** A member as the console's Members table lists them: the member, inviter, last sign-in, two-step. */
+export const MemberListItem = Type.Object({
+  ...MemberAnswer.properties,
+  invitedBy: Nullable(Type.Object({ id: Id(), email: Type.String() })),
+  inviterDeleted: Type.Boolean({ description: 'the account that invited them is gone' }),
+  lastSignIn: Nullable(DateText()),
+  twoStep: Type.Boolean({ description: 'two-step sign-in (an authenticator app) is on' }),
+});
+export type MemberListItem = Static<typeof MemberListItem>;
+
+export const MembersAnswer = ListAnswer(MemberListItem);
 export type MembersAnswer = Static<typeof MembersAnswer>;
 
 export const OutboxAnswer = Type.Object({
@@ -223,19 +234,94 @@ export const me = {
   response: { 200: MeAnswer, 401: ErrorEnvelope },
 } satisfies RouteSchema;
 
+/** What picks the members: the list, the CSV export and the bulk actions' callers share it. */
+const memberQuery = {
+  q: QueryText('part of the email, matched literally, case-insensitive'),
+  status: QueryText('`verified`, `unverified` or `disabled`'),
+  filter: QueryText(
+    "PocketBase's filter over id, email, emailVisibility, verified, name, inviteCode, created, updated, disabled",
+  ),
+  sort: QueryText(
+    "PocketBase's sort over the filter's fields, e.g. `-created` (the default), `email`, `-verified`",
+  ),
+};
+
 export const listMembers = {
-  summary: 'Members, newest first: search by email, filter by status, sort, paged',
+  summary: 'Members, newest first: search by email, filter, sort, paged',
   description:
-    "A search's total is counted up to 10,000 matches; beyond it totalItems and totalPages are -1. An unknown `status` or `sort` is a 400.",
+    "A search's or a filter's total is counted up to 10,000 matches; beyond it totalItems and totalPages are -1. An unknown `status`, or a `filter` or `sort` that cannot be read, is a 400.",
+  tags,
+  security: SIGNED_IN,
+  querystring: Type.Object({ ...memberQuery, ...paging }),
+  response: { 200: MembersAnswer, 400: ErrorEnvelope, ...operator },
+} satisfies RouteSchema;
+
+/** The answer of a bulk action: how many it did and skipped, and what it did to each member. */
+export const BulkAnswer = Type.Object({
+  done: Type.Integer(),
+  skipped: Type.Integer(),
+  results: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      result: Type.Union([Type.Literal('done'), Type.Literal('skipped')]),
+      reason: Nullable(Type.String({ description: 'why it was skipped; null when done' })),
+    }),
+  ),
+});
+export type BulkAnswer = Static<typeof BulkAnswer>;
+
+export const bulkMembers = {
+  summary: 'Disable, enable, mark verified, or mail many members at once',
+  description:
+    '`action`: `disable`, `enable`, `resend-verification`, `password-reset` or `mark-verified`; `ids`: 1 to 200 member ids. A fresh session, as the single actions. One transaction: each member it applies to gets the single action (its events and mail); the others are skipped with a reason (the initial user, oneself and operators for `disable`, members already in that state, unknown ids).',
+  tags,
+  security: SIGNED_IN,
+  body: Body({
+    action: Text({ description: 'the action' }),
+    ids: Type.Optional(Type.Array(Type.String(), { description: "the members' ids" })),
+  }),
+  response: { 200: BulkAnswer, 400: ErrorEnvelope, ...operator },
+} satisfies RouteSchema;
+
+export const exportMembers = {
+  summary: 'The members a search and filter keep, as CSV, in the asked order',
+  description:
+    "Columns email, name, status, verified, two_step, last_sign_in, inviter_email, joined; streamed (RFC 4180, UTF-8, CRLF), a cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return prefixed with `'`. Authorized by the Authorization header or `token`, a file token of an operator (POST /api/files/token), for a download link. 401 without either, 403 for a member who is not an operator, 400 for a bad `status`, `filter` or `sort`.",
   tags,
   security: SIGNED_IN,
   querystring: Type.Object({
-    q: QueryText('part of the email, matched literally, case-insensitive'),
-    status: QueryText('`verified`, `unverified` or `disabled`'),
-    sort: QueryText('`-created` (the default), `created` or `email`'),
-    ...paging,
+    ...memberQuery,
+    token: QueryText('a file token (POST /api/files/token), instead of the Authorization header'),
   }),
-  response: { 200: MembersAnswer, 400: ErrorEnvelope, ...operator },
+  response: {
+    200: Type.Unsafe<AsyncIterable<string>>({
+      type: 'string',
+      description: 'text/csv, sent as a stream',
+    }),
+    400: ErrorEnvelope,
+    ...operator,
+  },
+} satisfies RouteSchema;
+
+/** An invite sent by email: the address and the code it holds. */
+export const InviteSentAnswer = Type.Object({
+  email: Type.String({ description: 'the address, as stored (trimmed, lower-case)' }),
+  code: Type.Object({
+    id: Id(),
+    code: Type.String({ description: 'in groups of four, `XXXX-XXXX-…`' }),
+    created: DateText(),
+  }),
+});
+export type InviteSentAnswer = Static<typeof InviteSentAnswer>;
+
+export const inviteByEmail = {
+  summary: 'Invite someone by email: a new invite code of the operator, mailed as a sign-up link',
+  description:
+    'The code is the operator’s (they are the inviter); the mail goes through the outbox. 400 for a blank or bad address, or an address that already has an account; 429 past 20 invites an hour per operator or 3 a day to one address.',
+  tags,
+  security: SIGNED_IN,
+  body: Body({ email: Text({ description: 'the address to invite' }) }),
+  response: { 200: InviteSentAnswer, 400: ErrorEnvelope, ...operator, 429: ErrorEnvelope },
 } satisfies RouteSchema;
 
 export const memberDetail = {

@@ -27,6 +27,26 @@ export function passwordResetMail(appName: string, appUrl: string, token: string
 }
 
 /**
+ * An invitation an operator sent from the console: who invites, and the sign-up link that holds
+ * the code (the code is in the outro too, for a sign-up page opened some other way).
+ */
+export function inviteMail(
+  appName: string,
+  link: string,
+  code: string,
+  inviter: string,
+): MailContent {
+  return composeMail({
+    appName,
+    subject: `You're invited to join ${appName}`,
+    intro: `${inviter} invited you to join ${appName}. ${appName} is invite-only: this link holds your invite code. To create your account, open:`,
+    action: `Join ${appName}`,
+    link,
+    outro: `Your invite code is ${code}; it works once. If you don't know who sent this, you can ignore this email.`,
+  });
+}
+
+/**
  * A sign-in code (PocketBase's OTP mail, in the app's template): the code, shown on its own, and
  * how long it works. No link: the code is typed where it was asked for.
  */

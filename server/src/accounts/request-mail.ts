@@ -82,22 +82,40 @@ export async function resendVerificationMail(
   actor: string,
 ): Promise<boolean> {
   if (user.verified === 1) return false;
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('users')
-      .set({ verification_sent_at: nowString() })
-      .where('id', '=', user.id)
-      .execute();
-    await queueAccountMail(ctx, trx, 'verification', user);
-    await recordEvent(trx, {
-      type: 'admin_resend_verification',
-      userId: user.id,
-      client,
-      detail: { actor },
-    });
-  });
+  await ctx.db
+    .transaction()
+    .execute((trx) => operatorAccountMail(ctx, trx, 'verification', user, client, actor));
   ctx.mailQueued();
   return true;
+}
+
+/**
+ * A mail of `kind` an operator sends the member, in the caller's transaction (the caller wakes
+ * the mail worker after it): queued now, whatever the throttle (an operator asked), whose clock it
+ * moves; logged as `admin_resend_verification` or `admin_send_password_reset` with the operator as
+ * `actor`.
+ */
+export async function operatorAccountMail(
+  ctx: AppContext,
+  trx: Transaction<Database>,
+  kind: AccountMailKind,
+  user: User,
+  client: Client,
+  actor: string,
+): Promise<void> {
+  const column = kind === 'verification' ? 'verification_sent_at' : 'reset_sent_at';
+  await trx
+    .updateTable('users')
+    .set({ [column]: nowString() })
+    .where('id', '=', user.id)
+    .execute();
+  await queueAccountMail(ctx, trx, kind, user);
+  await recordEvent(trx, {
+    type: kind === 'verification' ? 'admin_resend_verification' : 'admin_send_password_reset',
+    userId: user.id,
+    client,
+    detail: { actor },
+  });
 }
 
 export async function queueAccountMail(

@@ -10,7 +10,7 @@ import {
   VALIDATION_FAILED,
 } from '../core/errors.js';
 import { endSessions, endViewsBy } from '../core/sessions.js';
-import { inTransaction } from '../core/transaction.js';
+import { inTransaction, type Work } from '../core/transaction.js';
 import type { User } from '../db/schema.js';
 import { createInviteCodes, publishCodes, revokeUnusedCode } from '../invites/service.js';
 import { nowString } from '../tools/time.js';
@@ -39,10 +39,49 @@ async function logged(
   await recordEvent(ctx.db, { type, userId: member, client, detail: { actor, ...detail } });
 }
 
+/** Why `actor` may not disable `member` (the single action's 403), or undefined when they may. */
+export function disableRefusal(member: User, actor: string): string | undefined {
+  if (member.is_initial_user === 1) return 'The initial user cannot be disabled.';
+  if (member.id === actor) return 'You cannot disable your own account.';
+  return undefined;
+}
+
 /**
- * Disables the member: every session ends at once (rows deleted), sign-in and codes refused, and
- * so does every view as a member they had open (docs/decisions/0056).
+ * Disables the member in `work` (Disable, and the Members table's bulk Disable): every session
+ * ends at once (rows deleted), sign-in and codes refused, and so does every view as a member they
+ * had open (docs/decisions/0056).
  */
+export async function disableIn(work: Work, id: string, actor: string, client: Client) {
+  await work.trx
+    .updateTable('users')
+    .set({ disabled: 1, updated: nowString() })
+    .where('id', '=', id)
+    .execute();
+  work.publish({ type: 'user-changed', userId: id });
+  await endSessions(work, id, {}, (sessions) => ({
+    type: 'admin_disable',
+    client,
+    detail: { actor, sessions },
+  }));
+  await endViewsBy(work, id, () => ({
+    type: 'admin_view_as_ended',
+    client,
+    detail: { actor: id, reason: 'operator_disabled' },
+  }));
+}
+
+/** Enables the member in `work` (Enable, and the bulk Enable). */
+export async function enableIn(work: Work, id: string, actor: string, client: Client) {
+  await work.trx
+    .updateTable('users')
+    .set({ disabled: 0, updated: nowString() })
+    .where('id', '=', id)
+    .execute();
+  await recordEvent(work.trx, { type: 'admin_enable', userId: id, client, detail: { actor } });
+  work.publish({ type: 'user-changed', userId: id });
+}
+
+/** Disables the member (disableIn); 403 for the initial user and the operator's own account. */
 export async function disableMember(
   ctx: AppContext,
   id: string,
@@ -50,27 +89,9 @@ export async function disableMember(
   client: Client,
 ): Promise<User> {
   const member = await memberOr404(ctx, id);
-  if (member.is_initial_user === 1)
-    throw new ForbiddenError('The initial user cannot be disabled.');
-  if (member.id === actor) throw new ForbiddenError('You cannot disable your own account.');
-  await inTransaction(ctx, async (work) => {
-    await work.trx
-      .updateTable('users')
-      .set({ disabled: 1, updated: nowString() })
-      .where('id', '=', id)
-      .execute();
-    work.publish({ type: 'user-changed', userId: id });
-    await endSessions(work, id, {}, (sessions) => ({
-      type: 'admin_disable',
-      client,
-      detail: { actor, sessions },
-    }));
-    await endViewsBy(work, id, () => ({
-      type: 'admin_view_as_ended',
-      client,
-      detail: { actor: id, reason: 'operator_disabled' },
-    }));
-  });
+  const refusal = disableRefusal(member, actor);
+  if (refusal) throw new ForbiddenError(refusal);
+  await inTransaction(ctx, (work) => disableIn(work, id, actor, client));
   return memberOr404(ctx, id);
 }
 
@@ -81,15 +102,7 @@ export async function enableMember(
   client: Client,
 ): Promise<User> {
   await memberOr404(ctx, id);
-  await inTransaction(ctx, async ({ trx, publish }) => {
-    await trx
-      .updateTable('users')
-      .set({ disabled: 0, updated: nowString() })
-      .where('id', '=', id)
-      .execute();
-    await recordEvent(trx, { type: 'admin_enable', userId: id, client, detail: { actor } });
-    publish({ type: 'user-changed', userId: id });
-  });
+  await inTransaction(ctx, (work) => enableIn(work, id, actor, client));
   return memberOr404(ctx, id);
 }
 
@@ -193,6 +206,9 @@ export async function revokeCode(
   await logged(ctx, 'admin_revoke_code', ownerId, actor, client, { code: codeId });
 }
 
+/** The single and the bulk Resend Verification's refusal. */
+export const ALREADY_VERIFIED = "The member's email is already verified.";
+
 export async function resendVerification(
   ctx: AppContext,
   id: string,
@@ -201,7 +217,7 @@ export async function resendVerification(
 ): Promise<void> {
   const member = await memberOr404(ctx, id);
   if (!(await resendVerificationMail(ctx, member, client, actor))) {
-    throw new ValidationError("The member's email is already verified.");
+    throw new ValidationError(ALREADY_VERIFIED);
   }
 }
 

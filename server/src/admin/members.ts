@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { memberEvents, lastSignIn } from '../audit/service.js';
+import { memberEvents, lastSignIn, lastSignIns } from '../audit/service.js';
 import type { AppContext } from '../core/context.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { listSessions } from '../core/sessions.js';
@@ -8,44 +8,82 @@ import { databaseKind } from '../db/connect.js';
 import type { User } from '../db/schema.js';
 import { listAnswer, type ListQuery } from '../http/list.js';
 import { listAllCodesOf } from '../invites/service.js';
+import {
+  readFilter,
+  readSort,
+  toSql,
+  type Condition,
+  type FieldSpec,
+  type SortBy,
+} from './record-filter.js';
+import { emailCandidates, USER_FIELDS } from './record-list.js';
 
 /**
  * The console's view of members: the list (search, filter, sort, paged) and one member's page.
- * The list reads only indexed columns in a fixed total order (created or email, then id), so a
- * page costs the same at a million members as at a thousand. Without `q` the total is read from
- * `member_counts` (kept by triggers); a search finds its rows through a trigram index (SQLite
- * FTS5 `users_email_search`, PostgreSQL `pg_trgm`) and counts only those (docs/decisions/0031).
+ * Without a `filter` or a `sort` of its own the list reads only indexed columns in a fixed total
+ * order (created or email, then id), so a page costs the same at a million members as at a
+ * thousand. Without `q` or `filter` the total is read from `member_counts` (kept by triggers); a
+ * search finds its rows through a trigram index (SQLite FTS5 `users_email_search`, PostgreSQL
+ * `pg_trgm`) and counts only those (docs/decisions/0031). `filter` and `sort` are PocketBase's
+ * grammar over the record's fields and `disabled` (docs/decisions/0052, 0057).
  */
 
 export const STATUSES = ['verified', 'unverified', 'disabled'] as const;
-export const SORTS = ['created', '-created', 'email'] as const;
 export type MemberStatus = (typeof STATUSES)[number];
-export type MemberSort = (typeof SORTS)[number];
+
+/**
+ * What the console's `filter` and `sort` may name: the record's fields (as the record list) and
+ * `disabled`, which the console shows beside them. Every one is a column that holds no NULL, as
+ * the filter's compiler expects (`invited_by` does: the initial user's). Built on first use:
+ * record-list.ts, which holds the record's fields, imports this module too.
+ */
+let memberFields: readonly FieldSpec[] | undefined;
+export function MEMBER_FIELDS(): readonly FieldSpec[] {
+  memberFields ??= [...USER_FIELDS, { name: 'disabled', column: 'disabled', type: 'bool' }];
+  return memberFields;
+}
+
+/** Fields no two members share: after one of them, the order is total. */
+const UNIQUE = new Set(['id', 'email']);
 
 export interface MemberFilter {
   /** Part of the email, matched literally (case-insensitive: emails are stored lower-cased). */
   q: string;
   status: MemberStatus | undefined;
-  sort: MemberSort;
+  /** PocketBase's filter, checked against MEMBER_FIELDS; undefined: none. */
+  condition: Condition | undefined;
+  /** The order, total (`id` last unless a unique field is in it); newest first by default. */
+  order: SortBy[];
 }
 
-/** Reads `q`, `status` and `sort` from the query string; 400 for a status or sort it does not know. */
+/**
+ * Reads `q`, `status`, `filter` and `sort` from the query string; 400 for a status it does not
+ * know, and PocketBase's 400 (with a `filter` or `sort` field error) for a filter or sort it cannot
+ * read.
+ */
 export function memberFilter(query: unknown): MemberFilter {
   const raw = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>;
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
   const status = text(raw.status);
-  const sort = text(raw.sort);
   if (status !== '' && !(STATUSES as readonly string[]).includes(status)) {
     throw new ValidationError('Unknown status: use verified, unverified or disabled.');
   }
-  if (sort !== '' && !(SORTS as readonly string[]).includes(sort)) {
-    throw new ValidationError('Unknown sort: use created, -created or email.');
-  }
+  const fields = MEMBER_FIELDS();
+  const sort = readSort(text(raw.sort).trim() || '-created', fields);
+  const condition = readFilter(text(raw.filter), fields);
   return {
     q: text(raw.q).trim().toLowerCase(),
     status: status === '' ? undefined : (status as MemberStatus),
-    sort: sort === '' ? '-created' : (sort as MemberSort),
+    // A filter that keeps everyone is none (the total then comes from the kept counts).
+    condition: condition?.kind === 'const' && condition.value ? undefined : condition,
+    order: totalOrder(sort),
   };
+}
+
+/** The asked order, made total: `id` last (in the last term's direction) unless a unique field is in it. */
+function totalOrder(sort: SortBy[]): SortBy[] {
+  if (sort.some((s) => UNIQUE.has(s.field.name))) return sort;
+  return [...sort, { field: USER_FIELDS[0]!, direction: sort.at(-1)?.direction ?? 'desc' }];
 }
 
 /** `text` as a LIKE pattern that matches it literally anywhere (with ESCAPE '\'). */
@@ -74,7 +112,7 @@ const MEMBER_COLUMNS = [
   'updated',
 ] as const;
 
-type MemberRow = Pick<User, (typeof MEMBER_COLUMNS)[number]>;
+export type MemberRow = Pick<User, (typeof MEMBER_COLUMNS)[number]>;
 
 /** A member as the console shows one: the record (with email, always) plus role and state. */
 export function memberJson(user: MemberRow) {
@@ -131,8 +169,10 @@ async function searchCandidates(ctx: AppContext, filter: MemberFilter) {
   };
 }
 
-function filtered(ctx: AppContext, filter: MemberFilter) {
+export function filtered(ctx: AppContext, filter: MemberFilter) {
   let query = ctx.db.selectFrom('users');
+  const { condition } = filter;
+  if (condition) query = query.where((eb) => toSql(condition, eb, databaseKind(ctx.db)));
   if (filter.status === 'disabled') query = query.where('disabled', '=', 1);
   else if (filter.status) {
     query = query
@@ -146,14 +186,37 @@ function filtered(ctx: AppContext, filter: MemberFilter) {
 }
 
 /**
- * The number of members the filter keeps, without counting rows when there is no `q`; undefined
- * when the fragment `q` matches more than COUNT_LIMIT members (whatever the status filter).
+ * The rows a search narrows the list to, on SQLite: `q`'s trigram candidates, or else those of an
+ * `email ~ "…"` that every row of the filter meets (as the record list finds them). `ids`: the
+ * few candidates (none: nothing matches); undefined: the list is walked in its order instead.
+ */
+export async function narrowing(ctx: AppContext, filter: MemberFilter) {
+  const candidates = await searchCandidates(ctx, filter);
+  const ids =
+    candidates?.ids ??
+    (candidates || databaseKind(ctx.db) !== 'sqlite'
+      ? undefined
+      : await emailCandidates(ctx, filter.condition));
+  return { candidates, ids };
+}
+
+/**
+ * The number of members the filter keeps, without counting rows when there is no `q` and no
+ * `filter`; undefined when the fragment `q` matches more than COUNT_LIMIT members (whatever the
+ * status filter), or when the filter keeps more than COUNT_LIMIT.
  */
 async function countMembers(
   ctx: AppContext,
   filter: MemberFilter,
-  candidates: Awaited<ReturnType<typeof searchCandidates>>,
+  { candidates, ids }: Awaited<ReturnType<typeof narrowing>>,
 ): Promise<number | undefined> {
+  if (filter.condition) {
+    let query = filtered(ctx, filter);
+    if (ids) query = query.where('id', 'in', ids);
+    else if (candidates) query = query.where('id', 'in', candidates.all);
+    const found = await countUpTo(ctx, query);
+    return found > COUNT_LIMIT ? undefined : found;
+  }
   if (filter.q === '') {
     let counts = ctx.db.selectFrom('member_counts').select((eb) => eb.fn.sum<number>('n').as('n'));
     if (filter.status) counts = counts.where('status', '=', filter.status);
@@ -195,25 +258,63 @@ async function countUpTo(ctx: AppContext, query: ReturnType<typeof filtered>): P
   return Number(row.n);
 }
 
-export async function listMembers(ctx: AppContext, filter: MemberFilter, list: ListQuery) {
-  const candidates = await searchCandidates(ctx, filter);
-  const none = candidates?.ids?.length === 0;
+/** The members the filter keeps, in its order (the caller pages or walks them), narrowed to `ids`. */
+export function orderedMembers(ctx: AppContext, filter: MemberFilter, ids?: readonly string[]) {
   let query = filtered(ctx, filter).select(MEMBER_COLUMNS);
-  if (candidates?.ids && !none) query = query.where('id', 'in', candidates.ids);
-  query =
-    filter.sort === 'email'
-      ? query.orderBy('email')
-      : query
-          .orderBy('created', filter.sort === 'created' ? 'asc' : 'desc')
-          .orderBy('id', filter.sort === 'created' ? 'asc' : 'desc');
+  if (ids) query = query.where('id', 'in', ids);
+  for (const { field, direction } of filter.order) {
+    query = query.orderBy(sql.ref(field.column), direction);
+  }
+  return query;
+}
+
+export async function listMembers(ctx: AppContext, filter: MemberFilter, list: ListQuery) {
+  const nothing = filter.condition?.kind === 'const' && !filter.condition.value;
+  const narrowed = nothing ? { candidates: undefined, ids: [] } : await narrowing(ctx, filter);
+  const none = narrowed.ids?.length === 0;
   const rows = none
     ? []
-    : await query
+    : await orderedMembers(ctx, filter, narrowed.ids)
         .limit(list.perPage)
         .offset((list.page - 1) * list.perPage)
         .execute();
-  const total = list.skipTotal ? undefined : await countMembers(ctx, filter, candidates);
-  return listAnswer(list, rows.map(memberJson), total);
+  const total = list.skipTotal ? undefined : none ? 0 : await countMembers(ctx, filter, narrowed);
+  return listAnswer(list, await memberRows(ctx, rows), total);
+}
+
+/**
+ * The members of a page as the console's list shows them: each with whether two-step sign-in is
+ * on, their last sign-in on record and who invited them, read in one query each for the page.
+ */
+export async function memberRows(ctx: AppContext, rows: readonly MemberRow[]) {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const inviterIds = [...new Set(rows.flatMap((r) => (r.invited_by ? [r.invited_by] : [])))];
+  const [signIns, twoStep, inviters] = await Promise.all([
+    lastSignIns(ctx, ids),
+    // Two-step sign-in's own table (two-step/): read here for a whole page at once.
+    ctx.db
+      .selectFrom('two_step')
+      .select('user_id')
+      .where('user_id', 'in', ids)
+      .where('enabled', '=', 1)
+      .execute(),
+    inviterIds.length === 0
+      ? []
+      : ctx.db.selectFrom('users').select(['id', 'email']).where('id', 'in', inviterIds).execute(),
+  ]);
+  const on = new Set(twoStep.map((r) => r.user_id));
+  const emailOf = new Map(inviters.map((r) => [r.id, r.email]));
+  return rows.map((row) => {
+    const inviter = row.invited_by === null ? undefined : emailOf.get(row.invited_by);
+    return {
+      ...memberJson(row),
+      invitedBy: row.invited_by && inviter ? { id: row.invited_by, email: inviter } : null,
+      inviterDeleted: row.invited_by !== null && inviter === undefined,
+      lastSignIn: signIns.get(row.id) ?? null,
+      twoStep: on.has(row.id),
+    };
+  });
 }
 
 /** The member, or NotFoundError. */

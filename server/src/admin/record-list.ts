@@ -103,7 +103,7 @@ function orderOf(sort: SortBy[]): SortBy[] {
  * most SEARCH_CANDIDATES of them (the page and the total then read just those rows); undefined
  * when there is no such `~` or its key is common (walking the ordered index finds a page soon).
  */
-async function emailCandidates(
+export async function emailCandidates(
   ctx: AppContext,
   condition: Condition | undefined,
 ): Promise<string[] | undefined> {

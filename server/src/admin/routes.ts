@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as C from '../../../contract/admin.js';
@@ -6,8 +7,8 @@ import * as Collections from '../../../contract/collections.js';
 import { impersonate } from '../../../contract/impersonation.js';
 import { allEvents } from '../audit/service.js';
 import type { AppContext } from '../core/context.js';
-import { ForbiddenError, NotFoundError } from '../core/errors.js';
-import { isOperator } from '../core/users.js';
+import { ForbiddenError, NotFoundError, UnauthenticatedError } from '../core/errors.js';
+import { findAuthByToken, isOperator } from '../core/users.js';
 import type { User } from '../db/schema.js';
 import { assertFresh } from '../core/reauth.js';
 import { authUser, requireAuth, requireUser } from '../http/auth.js';
@@ -32,8 +33,11 @@ import {
   revokeCode,
   setOperator,
 } from './actions.js';
+import { bulkAction, readBulk } from './bulk.js';
 import { listCollections, refuseCollectionChange, viewCollection } from './collections.js';
+import { membersCsv } from './export.js';
 import { viewAsMember } from './impersonate.js';
+import { inviteByEmail } from './invite-email.js';
 import { listMembers, memberDetail, memberFilter, memberJson } from './members.js';
 import { listUserRecords } from './record-list.js';
 import { inviteTree, readTreeQuery } from './tree.js';
@@ -91,6 +95,43 @@ export function adminRoutes(ctx: AppContext) {
     api.get('/api/admin/members', { schema: C.listMembers }, async (request) => {
       await requireOperator(ctx, request);
       return listMembers(ctx, memberFilter(request.query), listQuery(request.query));
+    });
+
+    // The Members table's bulk actions: the single actions' code, for up to 200 members at once.
+    api.post('/api/admin/members/bulk', { schema: C.bulkMembers }, async (request) => {
+      const op = await requireFreshOperator(ctx, request);
+      const { action, ids } = readBulk(request.body);
+      return bulkAction(ctx, action, ids, op.id, clientOf(request));
+    });
+
+    // The members a search and filter keep, as CSV, streamed. A download link carries a file
+    // token (the browser sends no Authorization header when it follows a link).
+    api.get('/api/admin/members.csv', { schema: C.exportMembers }, async (request, reply) => {
+      const { token } = request.query;
+      const user = token
+        ? (await findAuthByToken(ctx, token, 'file'))?.user
+        : await authUser(ctx, request);
+      if (!user) throw new UnauthenticatedError();
+      if (!isOperator(user)) throw new ForbiddenError();
+      const filter = memberFilter(request.query);
+      await recordOperatorAction(
+        ctx,
+        'admin_members_exported',
+        user.id,
+        user.id,
+        clientOf(request),
+      );
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="members-${day}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(membersCsv(ctx, filter)));
+    });
+
+    api.post('/api/admin/invite-email', { schema: C.inviteByEmail }, async (request) => {
+      const op = await requireOperator(ctx, request);
+      return inviteByEmail(ctx, op, request.body.email, clientOf(request));
     });
 
     api.get('/api/admin/members/:id', { schema: C.memberDetail }, async (request) => {

@@ -144,6 +144,23 @@ export async function lastSignIn(ctx: AppContext, userId: string): Promise<strin
   return row?.created ?? null;
 }
 
+/** The last successful sign-in on record of each of `userIds` (those with none are left out). */
+export async function lastSignIns(
+  ctx: AppContext,
+  userIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await ctx.db
+    .selectFrom('security_events')
+    .select((eb) => ['user_id', eb.fn.max('created').as('created')])
+    .where('user_id', 'in', userIds)
+    .where('type', '=', 'sign_in')
+    .where('outcome', '=', 'success')
+    .groupBy('user_id')
+    .execute();
+  return new Map(rows.flatMap((r) => (r.user_id ? [[r.user_id, String(r.created)]] : [])));
+}
+
 /** Deletes security events older than the retention period, in small batches. */
 export async function deleteOldEvents(ctx: AppContext): Promise<number> {
   const cutoff = fromNow(-ctx.settings.auditRetentionDays * 24 * 60 * 60_000);

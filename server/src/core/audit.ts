@@ -59,6 +59,13 @@ export type SecurityEventType =
   | 'admin_revoke_code'
   | 'admin_reset_two_step'
   | 'admin_resend_verification'
+  // The console's Members table: a password-reset link sent, an email marked verified.
+  | 'admin_send_password_reset'
+  | 'admin_mark_verified'
+  // `user_id` is the operator: an invite code of theirs mailed (`detail.code`, its id), the
+  // members exported as CSV.
+  | 'admin_invite_sent'
+  | 'admin_members_exported'
   | 'admin_mail_retry'
   // A test email: from the Mail page to the operator, or from the settings (`detail.to`, the
   // address, and `detail.template`).

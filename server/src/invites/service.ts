@@ -1,12 +1,13 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { UsedInviteCode } from '../../../contract/invites.js';
 import type { AppContext } from '../core/context.js';
-import { lastingWrite } from '../core/one-transaction.js';
 import { isUniqueViolation } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { newId } from '../tools/random.js';
 import { fromNow, nowString } from '../tools/time.js';
 import { formatInviteCode, inviteLink, newInviteCode, normalizeInviteCode } from './codes.js';
+
+export { inviteLink };
 
 /** How many codes the initial user's Generate buttons create per press. */
 export const GENERATE_BATCH = 5;
@@ -153,15 +154,12 @@ const DAY_MS = 24 * 60 * 60_000;
  * and says whether it may. Past the bound it may not: the code is burnt (marked used, by nobody,
  * so it leaves its owner's list and never works again) and sign-up answers as for an invalid code.
  * The answers are rows in the database, so the bound holds across restarts and instances; each is
- * counted before it is checked, so racing requests can only make the bound tighter. In a batch the
- * count outlasts the batch's rollback (which this answer causes): a batch asks no more often than
- * requests alone (core/one-transaction.ts, lastingWrite).
+ * counted before it is checked, so racing requests can only make the bound tighter.
  */
-export function allowTakenEmailAnswer(ctx: AppContext, invite: UsableInviteCode): Promise<boolean> {
-  return lastingWrite(ctx, (ctx) => countTakenEmailAnswer(ctx, invite));
-}
-
-async function countTakenEmailAnswer(ctx: AppContext, invite: UsableInviteCode): Promise<boolean> {
+export async function allowTakenEmailAnswer(
+  ctx: AppContext,
+  invite: UsableInviteCode,
+): Promise<boolean> {
   await ctx.db
     .insertInto('taken_email_answers')
     .values({ id: newId(), code_id: invite.id, owner_id: invite.ownerId, created: nowString() })
