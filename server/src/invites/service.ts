@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { UsedInviteCode } from '../../../contract/invites.js';
 import type { AppContext } from '../core/context.js';
+import { lastingWrite } from '../core/one-transaction.js';
 import { isUniqueViolation } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { newId } from '../tools/random.js';
@@ -154,12 +155,15 @@ const DAY_MS = 24 * 60 * 60_000;
  * and says whether it may. Past the bound it may not: the code is burnt (marked used, by nobody,
  * so it leaves its owner's list and never works again) and sign-up answers as for an invalid code.
  * The answers are rows in the database, so the bound holds across restarts and instances; each is
- * counted before it is checked, so racing requests can only make the bound tighter.
+ * counted before it is checked, so racing requests can only make the bound tighter. In a batch the
+ * count outlasts the batch's rollback (which this answer causes): a batch asks no more often than
+ * requests alone (core/one-transaction.ts, lastingWrite).
  */
-export async function allowTakenEmailAnswer(
-  ctx: AppContext,
-  invite: UsableInviteCode,
-): Promise<boolean> {
+export function allowTakenEmailAnswer(ctx: AppContext, invite: UsableInviteCode): Promise<boolean> {
+  return lastingWrite(ctx, (ctx) => countTakenEmailAnswer(ctx, invite));
+}
+
+async function countTakenEmailAnswer(ctx: AppContext, invite: UsableInviteCode): Promise<boolean> {
   await ctx.db
     .insertInto('taken_email_answers')
     .values({ id: newId(), code_id: invite.id, owner_id: invite.ownerId, created: nowString() })
