@@ -7,7 +7,8 @@ import { readStoredSession, storedUser, type UserRecord } from './session';
 
 /**
  * The session's one owner, on the router context as `auth`: guards, loaders and screens ask it who
- * is signed in, and only it signs in and out (`pb.authStore` is written nowhere else).
+ * is signed in, and only it signs in and out (`pb.authStore` is written nowhere else, but by
+ * `lib/view-as.ts` while an operator views as a member, docs/decisions/0056).
  *
  * `ready()` confirms a stored token once per page load with auth-refresh (ending the session when
  * that fails, or when the account is not verified), so guards decide on a confirmed session and a
