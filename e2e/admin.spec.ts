@@ -375,7 +375,9 @@ test('Members and a member page pass axe at 1280 and 360 px, light and dark, by 
   await expect(admin).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeFocused();
-  await expect(page.getByRole('list', { name: 'Members' }).getByRole('link').first()).toBeVisible();
+  await expect(
+    page.getByRole('table', { name: 'Members' }).getByRole('link').first(),
+  ).toBeVisible();
   await checkScreen(page, 'Members', { every: true });
 
   await page.getByLabel('Status').selectOption({ label: 'Verified' });

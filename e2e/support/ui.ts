@@ -136,7 +136,11 @@ export async function openConsoleMember(page: Page, email: string): Promise<void
   await page.getByLabel('Search by email', { exact: true }).fill(email.split('@')[0] ?? email);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page.getByText('1 member', { exact: true })).toBeVisible();
-  await page.getByRole('list', { name: 'Members' }).getByRole('link', { name: email }).click();
+  await page
+    .getByRole('table', { name: 'Members' })
+    .getByRole('rowheader')
+    .getByRole('link', { name: email, exact: true })
+    .click();
   await expect(page.getByRole('heading', { level: 1, name: email })).toBeFocused();
   await expectScreenTitle(page, 'Member · Gatehouse');
 }

@@ -55,21 +55,22 @@ export function ScreenHeader({
 }
 
 /**
- * A centred column for a screen, in one of two widths: `narrow` for the forms and one-step
- * screens (sign-in, sign-up, links from mail, errors), `wide` for the signed-in member's pages.
+ * A centred column for a screen, in one of three widths: `narrow` for the forms and one-step
+ * screens (sign-in, sign-up, links from mail, errors), `wide` for the signed-in member's pages,
+ * `full` for a screen built around a table (the console's Members).
  */
 export function ScreenShell({
   children,
   width = 'narrow',
 }: {
   children: ReactNode;
-  width?: 'narrow' | 'wide';
+  width?: 'narrow' | 'wide' | 'full';
 }) {
   return (
     <div
       className={cn(
         'mx-auto flex w-full flex-col gap-6 px-4 py-8 sm:py-12',
-        width === 'narrow' ? 'max-w-md' : 'max-w-2xl',
+        { narrow: 'max-w-md', wide: 'max-w-2xl', full: 'max-w-7xl' }[width],
       )}
     >
       {children}

@@ -29,6 +29,8 @@ const SECTIONS = [
 export function AdminAreaScreen({ children }: { children: ReactNode }) {
   const user = useCurrentUser();
   const me = useQuery({ ...meQueryOptions(user?.id ?? ''), enabled: user !== null });
+  // Members is a table that takes the screen's whole width; the other screens stay a column.
+  const onMembers = useRouterState({ select: (state) => state.location.pathname === '/admin' });
 
   if (me.isPending) return <Spinner label="Loading..." />;
   if (me.isError) {
@@ -47,7 +49,7 @@ export function AdminAreaScreen({ children }: { children: ReactNode }) {
     );
   }
   return (
-    <ScreenShell width="wide">
+    <ScreenShell width={onMembers ? 'full' : 'wide'}>
       <AdminNav />
       {children}
     </ScreenShell>

@@ -1,11 +1,14 @@
 import { queryOptions } from '@tanstack/react-query';
 import type {
+  BulkAnswer,
   GivenCodesAnswer,
+  InviteSentAnswer,
   LogEventAnswer,
   MeAnswer,
   MemberAnswer,
   MemberCodeAnswer,
   MemberDetailAnswer,
+  MemberListItem,
   MembersAnswer,
   OutboxAnswer,
   QueuedMailAnswer,
@@ -24,8 +27,10 @@ import { pb } from '../../lib/pb';
  */
 
 // The answers' types are the server's schemas (contract/admin.ts); these are the console's names.
-/** A member as the console lists them: the user record plus role and state. */
+/** A member as the console shows one: the user record plus role and state. */
 export type Member = MemberAnswer;
+/** A row of the Members table: the member, who invited them, last sign-in, two-step sign-in. */
+export type MemberRow = MemberListItem;
 /** A member's page: the member, who invited them, their codes, sessions and newest events. */
 export type MemberDetail = MemberDetailAnswer;
 export type MemberCode = MemberCodeAnswer;
@@ -46,12 +51,26 @@ export const PER_PAGE = 30;
 export const COUNT_LIMIT = 10_000;
 
 export type MemberStatus = 'verified' | 'unverified' | 'disabled';
-export type MemberSort = '-created' | 'created' | 'email';
+
+/** The orders of the Members table: its sortable columns, each way (PocketBase's sort). */
+export const MEMBER_SORTS = [
+  '-created',
+  'created',
+  'email',
+  '-email',
+  'disabled',
+  '-disabled',
+  'verified',
+  '-verified',
+] as const;
+export type MemberSort = (typeof MEMBER_SORTS)[number];
 
 /** The Members screen's search params: what the address bar keeps (read by the route). */
 export interface MembersSearch {
   q?: string;
   status?: MemberStatus;
+  /** PocketBase's filter grammar (`verified = false && created > "2026-01-01"`). */
+  filter?: string;
   sort?: MemberSort;
   page?: string;
 }
@@ -91,11 +110,7 @@ export const meQueryOptions = (viewer: string) =>
  */
 export const membersQueryOptions = (viewer: string, search: MembersSearch) => {
   const page = pageNumber(search);
-  const filter = {
-    q: search.q ?? '',
-    status: search.status ?? '',
-    sort: search.sort ?? '-created',
-  };
+  const filter = membersFilter(search);
   return queryOptions({
     queryKey: [...adminKeys.members(viewer), filter, page],
     queryFn: () =>
@@ -104,6 +119,16 @@ export const membersQueryOptions = (viewer: string, search: MembersSearch) => {
       }),
   });
 };
+
+/** What picks the members (the list and its CSV export): search, status, filter and sort. */
+function membersFilter(search: MembersSearch) {
+  return {
+    q: search.q ?? '',
+    status: search.status ?? '',
+    filter: search.filter ?? '',
+    sort: search.sort ?? '-created',
+  };
+}
 
 export const memberQueryOptions = (viewer: string, id: string) =>
   queryOptions({
@@ -183,6 +208,49 @@ export async function resetTwoStep(id: string): Promise<Member> {
 
 export async function deleteMember(id: string): Promise<void> {
   await pb.send(memberPath(id), { method: 'DELETE' });
+}
+
+/** The Members table's bulk actions (POST /api/admin/members/bulk). */
+export type BulkAction =
+  'disable' | 'enable' | 'resend-verification' | 'password-reset' | 'mark-verified';
+
+/** The most members one bulk action takes (the server's cap). */
+export const MAX_BULK = 200;
+
+export type BulkResult = BulkAnswer;
+
+export async function bulkMembers(action: BulkAction, ids: string[]): Promise<BulkResult> {
+  return pb.send<BulkResult>('/api/admin/members/bulk', {
+    method: 'POST',
+    body: { action, ids },
+  });
+}
+
+/** Mails `email` a sign-up link with a new invite code of the operator's. */
+export async function inviteByEmail(email: string): Promise<InviteSentAnswer> {
+  return pb.send<InviteSentAnswer>('/api/admin/invite-email', {
+    method: 'POST',
+    body: { email },
+  });
+}
+
+/**
+ * Downloads the members `search` picks as CSV, in its order: a link the browser saves as it
+ * arrives (the server streams it), authorized by a file token in its address (docs/api.md).
+ */
+export async function downloadMembersCsv(search: MembersSearch): Promise<void> {
+  const token = await pb.files.getToken();
+  const query = new URLSearchParams({ ...membersFilter(search), token });
+  const link = document.createElement('a');
+  link.href = `/api/admin/members.csv?${query.toString()}`;
+  link.download = '';
+  link.rel = 'noopener';
+  document.body.append(link);
+  try {
+    link.click();
+  } finally {
+    link.remove();
+  }
 }
 
 export async function retryMail(mailId: string): Promise<void> {
