@@ -254,12 +254,7 @@ function CreateBackupCard({ onCreated }: { onCreated: (name: string) => Promise<
       title="Create a Backup"
       description="A copy of all the data as it is now. It may take a moment on a large community."
     >
-      <form
-        noValidate
-        onSubmit={onSubmit}
-        aria-label="Create a backup"
-        className="flex flex-col gap-4"
-      >
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
         <LiveMessage tone="error">{failure}</LiveMessage>
         <Field
           ref={input}
@@ -321,12 +316,7 @@ function UploadBackupCard({ onUploaded }: { onUploaded: (name: string) => Promis
       title="Upload a Backup"
       description="A .zip made by this app's backups (here or on another server). It keeps its file name, which must not be taken."
     >
-      <form
-        noValidate
-        onSubmit={onSubmit}
-        aria-label="Upload a backup"
-        className="flex flex-col gap-4"
-      >
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
         <LiveMessage tone="error">{failure}</LiveMessage>
         <Field
           key={round}

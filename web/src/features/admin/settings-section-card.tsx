@@ -165,12 +165,9 @@ export function SettingsSectionCard({
         </h2>
         <p className="text-sm text-slate-700 dark:text-slate-300">{spec.description}</p>
       </div>
-      <form
-        noValidate
-        onSubmit={onSubmit}
-        aria-labelledby={headingId}
-        className="flex flex-col gap-4"
-      >
+      {/* Not named: the card is the region named by its heading; a second landmark of the same
+          name would only repeat it. */}
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
         <LiveMessage tone="success">{notice}</LiveMessage>
         <LiveMessage tone="error">{failure}</LiveMessage>
         {spec.fields.map((field) => (
