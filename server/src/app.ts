@@ -38,8 +38,8 @@ import type { RequestLog } from './logs/request-log.js';
 import { logsRoutes } from './logs/routes.js';
 import { settingsRoutes } from './settings/routes.js';
 import { backupRoutes } from './backups/routes.js';
-import { oidcRoutes } from './oidc/routes.js';
 import { batchRoutes } from './batch/routes.js';
+import { oidcRoutes } from './oidc/routes.js';
 import { gateRoutes } from './gate/routes.js';
 
 const packageVersion = packageJson.version;
@@ -240,10 +240,10 @@ export function buildApp(
   if (options.crons) app.register(cronRoutes(ctx, options.crons));
   app.register(settingsRoutes(ctx));
   app.register(backupRoutes(ctx));
+  app.register(batchRoutes(ctx));
   app.register(oidcRoutes(ctx));
   app.register(gateRoutes(ctx));
   app.register(realtime.plugin);
-  app.register(batchRoutes(ctx));
   return app;
 }
 
