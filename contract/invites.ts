@@ -86,11 +86,23 @@ export const generateInviteCodes = {
   },
 } satisfies RouteSchema;
 
+/** The check's answer for the code that makes the initial member: the community is being set up. */
+export const InitialUserCodeAnswer = Type.Object({
+  initialUser: Type.Literal(true, {
+    description: 'the code makes the initial member (no one has signed up yet)',
+  }),
+});
+
 export const checkInviteCode = {
   summary: 'Whether a typed code would let someone sign up now',
   description:
-    "204, or sign-up's own field error for `inviteCode`. Case, spaces and dashes are ignored; nothing changes.",
+    '204, or sign-up\'s own field error for `inviteCode`. The code that makes the initial member (the printed bootstrap link\'s) answers 200 `{"initialUser":true}` instead of 204. Case, spaces and dashes are ignored; nothing changes.',
   tags,
   body: Body({ inviteCode: Text() }),
-  response: { 204: NoContent, 400: ErrorEnvelope, 429: ErrorEnvelope },
+  response: {
+    200: InitialUserCodeAnswer,
+    204: NoContent,
+    400: ErrorEnvelope,
+    429: ErrorEnvelope,
+  },
 } satisfies RouteSchema;

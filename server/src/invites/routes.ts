@@ -69,11 +69,14 @@ export function inviteRoutes(ctx: AppContext) {
         if (isBlankCode(inviteCode)) {
           throw new ValidationError(VALIDATION_FAILED, { inviteCode: fieldError.required() });
         }
-        if (!(await findUsableCode(ctx, inviteCode))) {
+        const usable = await findUsableCode(ctx, inviteCode);
+        if (!usable) {
           throw new ValidationError(VALIDATION_FAILED, {
             inviteCode: fieldError.invalidInviteCode(),
           });
         }
+        // The printed bootstrap code: its holder is setting up the community.
+        if (usable.bootstrap) return reply.code(200).send({ initialUser: true as const });
         return reply.code(204).send(null);
       },
     );

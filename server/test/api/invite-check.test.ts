@@ -73,6 +73,31 @@ describe.each(DATABASES)('invite code check on %s', (db) => {
   });
 });
 
+describe.each(DATABASES)('invite code check before anyone signed up, on %s', (db) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ db });
+  });
+  afterAll(() => t?.close());
+
+  it('the printed bootstrap code says it makes the initial member, until it is used', async () => {
+    const code = new URL(t.bootstrapLink ?? '').searchParams.get('code') ?? '';
+    expect(code).not.toBe('');
+    const res = await t.post(CHECK, { inviteCode: code });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ initialUser: true });
+
+    await t.initialUser();
+    const used = await t.post(CHECK, { inviteCode: code });
+    expect(used.body).toEqual(invalidCode);
+    // Ordinary codes still answer 204.
+    const member = await t.verifiedUser();
+    const list = await t.get(PATHS.codes, member.token);
+    const [own] = (list.body.codes as { code: string }[]).map((c) => c.code);
+    expect((await t.post(CHECK, { inviteCode: own })).status).toBe(204);
+  });
+});
+
 describe('invite code check: the limit', () => {
   let t: TestServer;
   beforeAll(async () => {

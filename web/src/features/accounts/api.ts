@@ -67,13 +67,15 @@ export async function requestPasswordReset(email: string): Promise<void> {
  */
 export async function checkInviteCode(
   code: string,
-): Promise<{ status: 'ok' | 'unknown' } | { status: 'invalid'; message: string }> {
+): Promise<{ status: 'ok' | 'initial' | 'unknown' } | { status: 'invalid'; message: string }> {
   try {
-    await pb.send('/api/gatehouse/invite-codes/check', {
+    const answer: unknown = await pb.send('/api/gatehouse/invite-codes/check', {
       method: 'POST',
       body: { inviteCode: code.trim() },
     });
-    return { status: 'ok' };
+    // 200 {"initialUser":true}: the printed code that makes the first member.
+    const initial = (answer as { initialUser?: unknown } | null)?.initialUser === true;
+    return { status: initial ? 'initial' : 'ok' };
   } catch (err) {
     const message = fieldMessageOf(err, 'inviteCode');
     return message && statusOf(err) === 400

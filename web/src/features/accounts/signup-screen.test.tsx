@@ -98,7 +98,7 @@ describe('Sign-up (/signup)', () => {
     await findAnnounced(
       'The name has characters that cannot be used (control or text-direction characters). Please remove them.',
     );
-  });
+  }, 15_000);
 
   it('prefills the invite code from ?code= and welcomes the visitor with it', async () => {
     fakeServer({});
@@ -127,6 +127,28 @@ describe('Sign-up (/signup)', () => {
       });
     });
 
+    it('a refused link drops the welcome and says the link no longer works', async () => {
+      fakeServer({ [CHECK]: refused });
+      renderApp('/signup?code=USED-CODE');
+      await findAnnounced('Invalid or already used invite code.');
+      expect(screen.getByText('This invite link no longer works.')).toBeInTheDocument();
+      expect(screen.queryByText(/Welcome!/)).not.toBeInTheDocument();
+      expect(screen.getByText('USED-CODE')).toBeInTheDocument();
+    });
+
+    it('the printed setup link says its holder is setting up the community', async () => {
+      fakeServer({ [CHECK]: () => json(200, { initialUser: true }) });
+      renderApp('/signup?code=FIRST-CODE');
+      expect(
+        await screen.findByText("Welcome! You're setting up Gatehouse.", undefined, {
+          timeout: 10_000,
+        }),
+      ).toBeInTheDocument();
+      expect(screen.queryByText(/You've been invited/)).not.toBeInTheDocument();
+      expect(screen.getByText('FIRST-CODE')).toBeInTheDocument();
+      expect(screen.getByLabelText('Invite Code')).not.toHaveAttribute('aria-invalid');
+    });
+
     it('a typed code is looked at when the field is left; editing it clears the message', async () => {
       fakeServer({ [CHECK]: refused });
       const { user } = renderApp('/signup');
@@ -144,6 +166,7 @@ describe('Sign-up (/signup)', () => {
         expect(server.to('POST', '/api/gatehouse/invite-codes/check')).toHaveLength(1),
       );
       expect(screen.getByLabelText('Invite Code')).not.toHaveAttribute('aria-invalid');
+      expect(screen.getByText(/You've been invited/)).toBeInTheDocument();
     });
   });
 

@@ -81,15 +81,7 @@ export function SignUpScreen({ code }: { code?: string }) {
         title="Create your account"
         description={`${appName()} is invite-only: you need an invite code to sign up.`}
       />
-      {code ? (
-        <Alert tone="info">
-          <p className="font-semibold">Welcome! You&apos;ve been invited.</p>
-          <p className="mt-1">
-            Your invite code <span className="font-mono font-semibold wrap-anywhere">{code}</span>{' '}
-            has been filled in for you.
-          </p>
-        </Alert>
-      ) : null}
+      {code ? <InviteLinkBanner code={code} status={codeCheck.linkStatus} /> : null}
       <Card>
         <form noValidate onSubmit={form.onSubmit} aria-label="Sign up">
           <LiveMessage tone="error" alertClassName="mb-4">
@@ -174,18 +166,62 @@ export function SignUpScreen({ code }: { code?: string }) {
  */
 function useInviteCodeCheck(typed: string, fromLink: string | undefined) {
   const [result, setResult] = useState<{ code: string; error: string | null } | null>(null);
+  const [linkStatus, setLinkStatus] = useState<LinkStatus>('pending');
   const asked = useRef<string | null>(null);
-  const run = useCallback((code: string) => {
-    if (!code || asked.current === code) return;
-    asked.current = code;
-    void checkInviteCode(code).then((answer) => {
-      setResult({ code, error: answer.status === 'invalid' ? answer.message : null });
-    });
-  }, []);
+  const run = useCallback(
+    (code: string) => {
+      if (!code || asked.current === code) return;
+      asked.current = code;
+      void checkInviteCode(code).then((answer) => {
+        setResult({ code, error: answer.status === 'invalid' ? answer.message : null });
+        if (code === fromLink?.trim()) setLinkStatus(answer.status);
+      });
+    },
+    [fromLink],
+  );
   useEffect(() => {
     if (fromLink) run(fromLink.trim());
   }, [fromLink, run]);
   // The message belongs to the code it was about: editing the field clears it.
   const error = result && result.code === typed.trim() ? result.error : null;
-  return { check: () => run(typed.trim()), error };
+  return { check: () => run(typed.trim()), error, linkStatus };
+}
+
+type LinkStatus = 'pending' | 'ok' | 'initial' | 'unknown' | 'invalid';
+
+/**
+ * The banner above the form for a code from the link: the spec's welcome, unless the server said
+ * the code no longer works (then no welcome that the field's error would contradict), or that it
+ * is the printed code that makes the first member (then they are setting up the community).
+ */
+function InviteLinkBanner({ code, status }: { code: string; status: LinkStatus }) {
+  const shown = <span className="font-mono font-semibold wrap-anywhere">{code}</span>;
+  if (status === 'invalid') {
+    return (
+      <Alert tone="neutral">
+        <p className="font-semibold">This invite link no longer works.</p>
+        <p className="mt-1">
+          The code {shown} has been used or is not valid. Ask the person who invited you for a new
+          link, or type another code below.
+        </p>
+      </Alert>
+    );
+  }
+  if (status === 'initial') {
+    return (
+      <Alert tone="info">
+        <p className="font-semibold">Welcome! You&apos;re setting up {appName()}.</p>
+        <p className="mt-1">
+          No one has joined yet: your account will be the first, and you will run the community.
+          Your setup code {shown} has been filled in for you.
+        </p>
+      </Alert>
+    );
+  }
+  return (
+    <Alert tone="info">
+      <p className="font-semibold">Welcome! You&apos;ve been invited.</p>
+      <p className="mt-1">Your invite code {shown} has been filled in for you.</p>
+    </Alert>
+  );
 }
