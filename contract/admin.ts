@@ -83,6 +83,12 @@ export const MemberSessionAnswer = Type.Object({
   lastSeen: DateText(),
   ip: Type.String(),
   userAgent: Type.String(),
+  viewedBy: Nullable(
+    Type.String({
+      description:
+        "an operator viewing as the member: the operator's email ('' when that account is gone)",
+    }),
+  ),
 });
 export type MemberSessionAnswer = Static<typeof MemberSessionAnswer>;
 

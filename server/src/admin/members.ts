@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { memberEvents, lastSignIn, lastSignIns } from '../audit/service.js';
 import type { AppContext } from '../core/context.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
-import { listSessions } from '../core/sessions.js';
+import { listSessions, viewingOperators } from '../core/sessions.js';
 import { isOperator, userRecord } from '../core/users.js';
 import { databaseKind } from '../db/connect.js';
 import type { User } from '../db/schema.js';
@@ -346,6 +346,7 @@ export async function memberDetail(ctx: AppContext, id: string) {
     memberEvents(ctx, user.id, { page: 1, perPage: 20, skipTotal: true }),
     waysInOf(ctx, user),
   ]);
+  const operators = await viewingOperators(ctx.db, sessions);
   return {
     ...memberJson(user),
     invitedBy: inviter ? { id: inviter.id, email: inviter.email } : null,
@@ -359,6 +360,8 @@ export async function memberDetail(ctx: AppContext, id: string) {
       lastSeen: s.last_seen,
       ip: s.ip,
       userAgent: s.user_agent,
+      // An operator viewing as the member (docs/decisions/0056).
+      viewedBy: s.impersonated_by ? (operators.get(s.impersonated_by) ?? '') : null,
     })),
     lastSignIn: signIn,
     events: events.items,

@@ -457,8 +457,9 @@ describe.each(DATABASES)('the operator console API on %s', (db) => {
         expect(b.codes.filter((c: Json) => c.usedBy === v.child)).toHaveLength(1);
         expect(b.sessions).toHaveLength(1);
         expect(Object.keys(b.sessions[0]).sort()).toEqual(
-          ['created', 'id', 'ip', 'lastSeen', 'userAgent'].sort(),
+          ['created', 'id', 'ip', 'lastSeen', 'userAgent', 'viewedBy'].sort(),
         );
+        expect(b.sessions[0].viewedBy).toBeNull();
         expect(b.lastSignIn).toMatch(DATE_RE);
         expect(b.events.map((e: Json) => e.type)).toContain('sign_up');
         const child = await s.get(ADMIN.member(v.child!), root.token);

@@ -228,6 +228,10 @@ describe.each(DATABASES)('view as member (impersonate) on %s', (db) => {
     const viewer = await viewAs(target);
     const sid = jwtPayload(viewer.authStore.token).sid as string;
     expect(await lastSignIn()).toBe(signedIn);
+    // The console's member page names the operator on that session.
+    const detail = await t.get(admin.member(target.id), root.token);
+    const viewed = (detail.body.sessions as Json[]).find((s) => s.id === sid);
+    expect(viewed?.viewedBy).toBe(op.email);
 
     const theirs = await eventsOf(target.token);
     expect(theirs[0]).toMatchObject({

@@ -17,7 +17,9 @@ export function MemberDevicesCard({ member }: { member: MemberDetail }) {
               className="flex flex-col gap-1 rounded-md border border-slate-200 px-3 py-2 dark:border-slate-700"
             >
               <span className="font-semibold wrap-anywhere">
-                {describeUserAgent(session.userAgent)}
+                {session.viewedBy === null
+                  ? describeUserAgent(session.userAgent)
+                  : `An operator (${session.viewedBy || 'account deleted'}) viewing as them`}
               </span>
               <SessionFacts session={session} />
             </li>
