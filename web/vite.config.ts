@@ -1,5 +1,8 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
@@ -39,6 +42,34 @@ const PASSKEY_PROMPT =
 const inWebSrc = (id: string, file: string) =>
   id.replaceAll('\\', '/').includes(`/web/src/${file}`);
 
+/**
+ * Each built text file's gzip (level 9) and brotli (quality 11) forms, written beside it once per
+ * build (`x.js.gz`, `x.js.br`): the server serves them as they are, instead of compressing every
+ * file again at each start (seconds of CPU and tens of MB of brotli's memory; docs/decisions/0058).
+ * The same files as the server compresses (server/src/http/web-app.ts): text over 1 KB. Not
+ * index.html: the server writes the site's name and address into it.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'gatehouse-precompress',
+    apply: 'build',
+    closeBundle() {
+      const dist = `${webRoot}dist`;
+      for (const name of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
+        if (!/\.(js|css|json|svg|txt|webmanifest|map)$/.test(name)) continue;
+        const file = path.join(dist, name);
+        const body = readFileSync(file);
+        if (body.length <= 1024) continue;
+        writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        );
+      }
+    },
+  };
+}
+
 export default defineConfig({
   root: webRoot,
   plugins: [
@@ -50,6 +81,7 @@ export default defineConfig({
     }),
     react(),
     tailwindcss(),
+    precompress(),
   ],
   build: {
     outDir: `${webRoot}dist`,

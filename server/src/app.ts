@@ -18,6 +18,7 @@ import { AJV_OPTIONS, withBodyReading } from './http/schema.js';
 import packageJson from '../../package.json' with { type: 'json' };
 import * as SystemSchemas from '../../contract/system.js';
 import type { WebApp } from './http/web-app.js';
+import { lazyCompilers } from './http/lazy-compile.js';
 import { lazyChild } from './logger.js';
 import { inviteRoutes } from './invites/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
@@ -101,6 +102,8 @@ export function buildApp(
     forceCloseConnections: 'idle',
     // Requests are checked against the contract's schemas as PocketBase reads them (http/schema.ts).
     ajv: AJV_OPTIONS,
+    // Each route's schemas are compiled on its first request, not at start (http/lazy-compile.ts).
+    schemaController: { compilersFactory: lazyCompilers() },
     // While closing, requests still arriving on open connections get our 503 envelope (below).
     return503OnClosing: false,
     // A path Fastify's router cannot take (a bad percent-escape or an over-long id in a route's

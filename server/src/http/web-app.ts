@@ -7,7 +7,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * Hosts the built single-page app from memory: the whole of web/dist is a few hundred KB, so it is
- * read once at start, compressed on first request, and served with ETags. Hashed files under
+ * read once at start, with the gzip and brotli forms the build wrote beside each file (`x.js.gz`,
+ * `x.js.br`; web/vite.config.ts), and served with ETags. What the server changes (index.html, the
+ * release notes under another APP_NAME) or a build without those forms is compressed in the
+ * background after start. Hashed files under
  * /assets/ are cached for a year; index.html and changelog.json are revalidated every time.
  * Any other GET that is not a file gets index.html: with 200 on the app's routes (APP_ROUTES), with
  * 404 elsewhere (the app's router shows its Not Found view, and crawlers and monitors see a 404).
@@ -95,20 +98,27 @@ export class WebApp {
     let indexHtml: string | undefined;
     try {
       for (const file of await fs.readdir(dist, { recursive: true, withFileTypes: true })) {
-        if (!file.isFile()) continue;
+        // A file's compressed forms are read with it, never served under their own names.
+        if (!file.isFile() || /\.(gz|br)$/.test(file.name)) continue;
         const full = path.join(file.parentPath, file.name);
         const urlPath = '/' + path.relative(dist, full).split(path.sep).join('/');
-        let body: Buffer = await fs.readFile(full);
-        if (urlPath === '/changelog.json') body = nameReleaseNotes(body, site.appName);
+        const built = await fs.readFile(full);
+        const body = urlPath === '/changelog.json' ? nameReleaseNotes(built, site.appName) : built;
         if (urlPath === '/index.html') {
           indexHtml = body.toString('utf8');
           continue;
         }
         const immutable = urlPath.startsWith('/assets/');
-        assets.set(
-          urlPath,
-          asset(body, TYPES[path.extname(full)] ?? 'application/octet-stream', immutable),
+        const hosted = asset(
+          body,
+          TYPES[path.extname(full)] ?? 'application/octet-stream',
+          immutable,
         );
+        if (hosted.compressible && body === built) {
+          hosted.gzip = await readIfThere(`${full}.gz`);
+          hosted.br = await readIfThere(`${full}.br`);
+        }
+        assets.set(urlPath, hosted);
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
@@ -124,8 +134,8 @@ export class WebApp {
   private async compressAll(): Promise<void> {
     for (const file of [this.index, ...this.assets.values()]) {
       if (!file.compressible) continue;
-      file.gzip = await gzipAsync(file.body, { level: 9 });
-      file.br = await brotliAsync(file.body, {
+      file.gzip ??= await gzipAsync(file.body, { level: 9 });
+      file.br ??= await brotliAsync(file.body, {
         params: { [constants.BROTLI_PARAM_QUALITY]: 11 },
       });
     }
@@ -149,6 +159,16 @@ export class WebApp {
     // Not a screen of the app: the page still renders (its Not Found view), with a 404.
     if (!isAppRoute(pathname)) return send(request, reply.code(404), this.index);
     return send(request, reply, this.index);
+  }
+}
+
+/** A file's contents, or undefined when there is no such file. */
+async function readIfThere(file: string): Promise<Buffer | undefined> {
+  try {
+    return await fs.readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }
 

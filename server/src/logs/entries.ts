@@ -96,46 +96,79 @@ export class Texts {
 }
 
 /**
- * Requests waiting to be written, as columns: a ring of `capacity` entries, the oldest
- * overwritten (and counted) when full.
+ * Requests waiting to be written, as columns: a ring of up to `capacity` entries, the oldest
+ * overwritten (and counted) when full. The columns start small and double as requests wait, so
+ * an idle server does not hold room for 50,000 of them.
  */
 export class RequestColumns {
-  readonly at: Float64Array;
+  at: Float64Array;
   /** reply.elapsedTime in µs, rounded. */
-  readonly us: Float64Array;
-  readonly status: Uint16Array;
-  readonly method: Int32Array;
-  readonly url: Int32Array;
-  readonly ip: Int32Array;
-  readonly agent: Int32Array;
-  readonly auth: Int32Array;
+  us: Float64Array;
+  status: Uint16Array;
+  method: Int32Array;
+  url: Int32Array;
+  ip: Int32Array;
+  agent: Int32Array;
+  auth: Int32Array;
+  /** The columns' length now (at most `capacity`); slots are counted modulo it. */
+  size: number;
   start = 0;
   count = 0;
   /** Entries overwritten since the last `clear`. */
   dropped = 0;
 
-  constructor(readonly capacity: number) {
-    this.at = new Float64Array(capacity);
-    this.us = new Float64Array(capacity);
-    this.status = new Uint16Array(capacity);
-    this.method = new Int32Array(capacity);
-    this.url = new Int32Array(capacity);
-    this.ip = new Int32Array(capacity);
-    this.agent = new Int32Array(capacity);
-    this.auth = new Int32Array(capacity);
+  constructor(
+    readonly capacity: number,
+    initial = 1024,
+  ) {
+    this.size = Math.min(initial, capacity);
+    this.at = new Float64Array(this.size);
+    this.us = new Float64Array(this.size);
+    this.status = new Uint16Array(this.size);
+    this.method = new Int32Array(this.size);
+    this.url = new Int32Array(this.size);
+    this.ip = new Int32Array(this.size);
+    this.agent = new Int32Array(this.size);
+    this.auth = new Int32Array(this.size);
   }
 
   /** The slot for a new entry (the caller fills every column). */
   next(): number {
-    if (this.count === this.capacity) {
+    if (this.count === this.size && this.size < this.capacity) this.grow();
+    if (this.count === this.size) {
       const slot = this.start;
-      this.start = (this.start + 1) % this.capacity;
+      this.start = (this.start + 1) % this.size;
       this.dropped += 1;
       return slot;
     }
-    const slot = (this.start + this.count) % this.capacity;
+    const slot = (this.start + this.count) % this.size;
     this.count += 1;
     return slot;
+  }
+
+  /**
+   * Doubles the columns (up to `capacity`). Only while nothing was overwritten, so `start` is 0
+   * and every slot keeps its number (a member found later is written into its slot by number).
+   */
+  private grow(): void {
+    const size = Math.min(this.size * 2, this.capacity);
+    const wider = <T extends Float64Array | Uint16Array | Int32Array>(
+      old: T,
+      make: (n: number) => T,
+    ) => {
+      const column = make(size);
+      column.set(old);
+      return column;
+    };
+    this.at = wider(this.at, (n) => new Float64Array(n));
+    this.us = wider(this.us, (n) => new Float64Array(n));
+    this.status = wider(this.status, (n) => new Uint16Array(n));
+    this.method = wider(this.method, (n) => new Int32Array(n));
+    this.url = wider(this.url, (n) => new Int32Array(n));
+    this.ip = wider(this.ip, (n) => new Int32Array(n));
+    this.agent = wider(this.agent, (n) => new Int32Array(n));
+    this.auth = wider(this.auth, (n) => new Int32Array(n));
+    this.size = size;
   }
 
   clear(): void {
@@ -153,7 +186,7 @@ const HOUR_MS = 3600_000;
  */
 export function packColumns(columns: RequestColumns, texts: Texts, others: OtherEntry[]): Batch[] {
   const batches: Batch[] = [];
-  const slot = (i: number) => (columns.start + i) % columns.capacity;
+  const slot = (i: number) => (columns.start + i) % columns.size;
   let from = 0;
   for (let i = 1; i <= columns.count; i++) {
     if (

@@ -1,6 +1,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, constants, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ROUTES, isAppRoute } from '../../src/http/web-app.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -58,6 +60,32 @@ describe('the web app routes the server knows (APP_ROUTES)', () => {
   });
 });
 
+/** A script the build compressed, at levels the server never uses itself (it uses 11 and 9). */
+const BIG = `console.log(${JSON.stringify(Array.from({ length: 600 }, (_, i) => (i * 7919) % 1009))});`;
+const BUILT_BR = brotliCompressSync(BIG, { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } });
+const BUILT_GZ = gzipSync(BIG, { level: 1 });
+
+/** GET with an Accept-Encoding: the status, the encoding and the body's bytes as sent. */
+function rawGet(base: string, p: string, encoding: string) {
+  return new Promise<{ status: number; encoding: string | undefined; body: Buffer }>(
+    (resolve, reject) => {
+      http
+        .get(`${base}${p}`, { headers: { 'accept-encoding': encoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              encoding: res.headers['content-encoding'],
+              body: Buffer.concat(chunks),
+            }),
+          );
+        })
+        .on('error', reject);
+    },
+  );
+}
+
 describe('hosting the built web app', () => {
   let t: TestServer;
   let renamed: TestServer;
@@ -81,6 +109,10 @@ describe('hosting the built web app', () => {
     );
     writeFileSync(path.join(webDist, 'assets', 'index-Bx3k9Qz1.js'), 'console.log(1);');
     writeFileSync(path.join(webDist, 'changelog.json'), JSON.stringify(notes));
+    // A script over 1 KB with the compressed forms the build writes beside it (web/vite.config.ts).
+    writeFileSync(path.join(webDist, 'assets', 'big-Qw3r7y1u.js'), BIG);
+    writeFileSync(path.join(webDist, 'assets', 'big-Qw3r7y1u.js.br'), BUILT_BR);
+    writeFileSync(path.join(webDist, 'assets', 'big-Qw3r7y1u.js.gz'), BUILT_GZ);
     t = await startTestServer({ db: 'sqlite', env: { WEB_DIST: webDist } });
     renamed = await startTestServer({ db: 'sqlite', env: { WEB_DIST: webDist, APP_NAME: 'Door' } });
   });
@@ -112,6 +144,23 @@ describe('hosting the built web app', () => {
       const res = await t.request('GET', p);
       expect(res.status, p).toBe(200);
       expect(res.text, p).toContain('app-shell');
+    }
+  });
+
+  it("serves the build's brotli and gzip forms as they are, never under their own names", async () => {
+    const br = await rawGet(t.url, '/assets/big-Qw3r7y1u.js', 'gzip, deflate, br');
+    expect(br.status).toBe(200);
+    expect(br.encoding).toBe('br');
+    expect(br.body.equals(BUILT_BR)).toBe(true);
+    expect(brotliDecompressSync(br.body).toString()).toBe(BIG);
+    const gz = await rawGet(t.url, '/assets/big-Qw3r7y1u.js', 'gzip');
+    expect(gz.encoding).toBe('gzip');
+    expect(gz.body.equals(BUILT_GZ)).toBe(true);
+    const plain = await rawGet(t.url, '/assets/big-Qw3r7y1u.js', 'identity');
+    expect(plain.encoding).toBeUndefined();
+    expect(plain.body.toString()).toBe(BIG);
+    for (const p of ['/assets/big-Qw3r7y1u.js.br', '/assets/big-Qw3r7y1u.js.gz']) {
+      expect((await rawGet(t.url, p, 'br')).status, p).toBe(404);
     }
   });
 
