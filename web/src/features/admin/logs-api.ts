@@ -4,6 +4,7 @@ import type { HourlyStatsAnswer, LogEntry, LogListAnswer } from '../../../../con
 import type { SettingsAnswer } from '../../../../contract/settings';
 import { pb } from '../../lib/pb';
 import { adminKeys, PER_PAGE } from './api';
+import type { LogsSearch } from './logs-search';
 
 /**
  * The console's Logs, Crons and the Mail screen's transport note: PocketBase's logs, crons and
@@ -12,22 +13,6 @@ import { adminKeys, PER_PAGE } from './api';
 
 export type LogRow = LogEntry;
 export type CronJob = CronJobAnswer;
-
-/** The methods the Logs screen's quick filter offers. */
-export const LOG_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
-export type LogMethod = (typeof LOG_METHODS)[number];
-
-/** The Logs screen's search params: what the address bar keeps (read by the route). */
-export interface LogsSearch {
-  /** The operator's own filter, in PocketBase's grammar. */
-  filter?: string;
-  /** 'only': answers of 400 or more only. */
-  errors?: 'only';
-  method?: LogMethod;
-  /** 'created': oldest first; absent: newest first. */
-  sort?: 'created';
-  page?: string;
-}
 
 /** How many hours the chart shows, up to the current one. */
 export const CHART_HOURS = 24;

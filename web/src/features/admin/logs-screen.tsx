@@ -13,20 +13,16 @@ import { adminErrorMessage, PER_PAGE } from './api';
 import { formatLogTime, LogDetailsDialog } from './log-details-dialog';
 import {
   chartStart,
-  LOG_METHODS,
   logsKeys,
   logsQueryOptions,
   logStatsQueryOptions,
   type LogRow,
-  type LogsSearch,
 } from './logs-api';
+import { LOG_METHODS, type LogsSearch } from './logs-search';
 import { chartHours, LogsChart } from './logs-chart';
 import { Badge } from './member-badges';
 import { Pager } from './pager';
 import { SelectField } from './select-field';
-
-// The route reads the address bar with these.
-export { LOG_METHODS, type LogsSearch } from './logs-api';
 
 const METHOD_OPTIONS = [
   { value: '', label: 'All methods' },

@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { LOG_METHODS, LogsScreen, type LogsSearch } from '../../../features/admin/logs-screen';
+import { LogsScreen } from '../../../features/admin/logs-screen';
+import { LOG_METHODS, type LogsSearch } from '../../../features/admin/logs-search';
 import { oneOfParam, pageParam, stringParam, withoutEmpty } from '../../../lib/search';
 
 export const Route = createFileRoute('/_auth/admin/logs')({
