@@ -83,16 +83,22 @@ export function fakeServer(routes: Record<string, Handler>) {
 /** A JWT-shaped token the SDK accepts as unexpired (it only decodes the payload). */
 /** A mailed link's token as the server makes it (`verification` or `passwordReset`), unsigned. */
 export function makeLinkToken(
-  type: 'verification' | 'passwordReset',
-  { email = 'alice@example.com', secondsLeft = 1800 } = {},
+  type: 'verification' | 'passwordReset' | 'emailChange',
+  {
+    email = 'alice@example.com',
+    secondsLeft = 1800,
+    id = 'u1',
+    newEmail,
+  }: { email?: string; secondsLeft?: number; id?: string; newEmail?: string } = {},
 ): string {
   const payload = btoa(
     JSON.stringify({
-      id: 'u1',
+      id,
       type,
       email,
       collectionId: '_pb_users_auth_',
       exp: Math.floor(Date.now() / 1000) + secondsLeft,
+      ...(newEmail ? { newEmail } : {}),
     }),
   ).replace(/=+$/, '');
   return `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.${payload}.signature`;

@@ -219,6 +219,19 @@ export async function confirmEmailChange(token: string, password: string): Promi
   await users().confirmEmailChange(token, password);
 }
 
+/**
+ * Whether an email-change link still works, without changing anything: confirm-email-change
+ * with no password reports the token's error with the password's (as `checkResetLink`).
+ */
+export async function checkEmailChangeLink(token: string): Promise<'ok' | 'bad'> {
+  try {
+    await users().confirmEmailChange(token, '');
+  } catch (err) {
+    return isBadLink(err) ? 'bad' : 'ok';
+  }
+  return 'ok';
+}
+
 export const LINK_INVALID_MESSAGE = 'This link is invalid or has expired.';
 
 /** What the confirm screen shows: a message for the form, or one under the password field. */

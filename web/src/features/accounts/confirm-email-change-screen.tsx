@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -7,8 +7,14 @@ import { ScreenHeading, ScreenShell, usePageTitle } from '../../components/ui/sc
 import { useAuth } from '../../lib/auth';
 import { useCountdown } from '../../lib/use-countdown';
 import { useFormSubmit } from '../../lib/use-form-submit';
-import { confirmEmailChange, confirmEmailChangeError } from './api';
+import {
+  checkEmailChangeLink,
+  confirmEmailChange,
+  confirmEmailChangeError,
+  LINK_INVALID_MESSAGE,
+} from './api';
 import { CurrentPasswordField } from './current-password-field';
+import { readLinkToken } from './link-token';
 import { RedirectCard } from './redirect-card';
 import { checkPassword } from './validation';
 
@@ -19,6 +25,16 @@ export function ConfirmEmailChangeScreen({ token }: { token: string }) {
   usePageTitle('Confirm New Email');
   const auth = useAuth();
   const navigate = useNavigate();
+  // The link's own claims tell its new address (shown, never trusted) and whether it is past its
+  // time; the server is asked at once whether it still works, before the password is typed.
+  const link = readLinkToken(token, 'emailChange');
+  const [badLink, setBadLink] = useState(!link.usable);
+  const checked = useRef<string | null>(null);
+  useEffect(() => {
+    if (!link.usable || checked.current === token) return;
+    checked.current = token;
+    void checkEmailChangeLink(token).then((answer) => setBadLink(answer === 'bad'));
+  }, [token, link.usable]);
   const [password, setPassword] = useState('');
   // The server's word on the password (wrong or missing) shows under the field.
   const [passwordError, setPasswordError] = useState<string | null>(null);
@@ -43,7 +59,8 @@ export function ConfirmEmailChangeScreen({ token }: { token: string }) {
     },
     failure: (err) => confirmEmailChangeError(err).form ?? '',
   });
-  const goToLogin = () => void navigate({ to: '/' });
+  // The sign-in's email is the new address.
+  const goToLogin = () => void navigate({ to: '/', state: { email: link.newEmail ?? '' } });
   const secondsLeft = useCountdown(CONFIRM_EMAIL_REDIRECT_SECONDS, form.done, goToLogin);
 
   if (form.done) {
@@ -66,11 +83,17 @@ export function ConfirmEmailChangeScreen({ token }: { token: string }) {
         <p className="text-slate-700 dark:text-slate-300">
           Enter your password to move your account to its new email address.
         </p>
+        {link.newEmail ? (
+          <p className="text-slate-700 dark:text-slate-300">
+            New email: <span className="font-semibold wrap-anywhere">{link.newEmail}</span>
+          </p>
+        ) : null}
       </div>
       <Card>
         <form noValidate onSubmit={form.onSubmit} aria-label="Confirm your new email">
           <LiveMessage tone="error" alertClassName="mb-4">
-            {form.error}
+            {/* A link known not to work is said at once; the form stays, as the spec has it. */}
+            {form.error ?? (badLink ? LINK_INVALID_MESSAGE : null)}
           </LiveMessage>
           <div className="flex flex-col gap-4">
             <CurrentPasswordField

@@ -8,23 +8,27 @@
 export interface LinkToken {
   /** The account's email when the link was made (to offer a new link). */
   email: string | null;
+  /** An email-change link's new address (shown on its screen, and filled in at sign-in). */
+  newEmail: string | null;
   usable: boolean;
 }
 
+const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
+
 export function readLinkToken(
   token: string,
-  type: 'verification' | 'passwordReset',
+  type: 'verification' | 'passwordReset' | 'emailChange',
   now = Date.now(),
 ): LinkToken {
   const part = token.split('.')[1];
-  if (!part) return { email: null, usable: false };
-  let claims: { type?: unknown; exp?: unknown; email?: unknown };
+  const none = { email: null, newEmail: null, usable: false };
+  if (!part) return none;
+  let claims: { type?: unknown; exp?: unknown; email?: unknown; newEmail?: unknown };
   try {
     claims = JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/'))) as typeof claims;
   } catch {
-    return { email: null, usable: false };
+    return none;
   }
-  const email = typeof claims.email === 'string' && claims.email ? claims.email : null;
   const usable = claims.type === type && typeof claims.exp === 'number' && claims.exp > now / 1000;
-  return { email, usable };
+  return { email: text(claims.email), newEmail: text(claims.newEmail), usable };
 }

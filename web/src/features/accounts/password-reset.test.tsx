@@ -142,6 +142,8 @@ describe('Reset password (/reset-password)', () => {
     await act(() => vi.advanceTimersByTimeAsync(1000));
     expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
+    // The sign-in's email is the reset account's.
+    expect(screen.getByLabelText('Email')).toHaveValue('carol@example.com');
   });
 
   it('a link refused on submit: the failure text and Request a New Link, with the email', async () => {

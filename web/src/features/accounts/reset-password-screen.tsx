@@ -50,7 +50,8 @@ export function ResetPasswordScreen({ token }: { token: string }) {
     },
     failure: (err) => fieldMessageOf(err, 'password') ?? messageOf(err) ?? RESET_FAILED_MESSAGE,
   });
-  const goToLogin = () => void navigate({ to: '/' });
+  // The sign-in's email is the link's account's.
+  const goToLogin = () => void navigate({ to: '/', state: { email: link.email ?? '' } });
   const secondsLeft = useCountdown(RESET_REDIRECT_SECONDS, form.done, goToLogin);
 
   if (form.done) {
