@@ -7,6 +7,7 @@ import { deleteExpiredChallenges } from './passkeys/challenges.js';
 import { deleteExpiredSessions } from './core/sessions.js';
 import { deleteLogsBefore, type LogStore } from './logs/store.js';
 import { deleteOldMailLog } from './mail/outbox.js';
+import { deleteExpiredRecords, deleteRetiredKeys } from './oidc/service.js';
 import { fromNow } from './tools/time.js';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -25,6 +26,9 @@ const DAY_MS = 24 * 60 * 60_000;
  * | `security_events_retention` | hourly, at :20      | security events past AUDIT_RETENTION_DAYS        |
  * | `mail_log_cleanup`          | hourly, at :30      | the delivery counts past a day                   |
  * | `logs_retention`            | every 6 hours, :40  | request log entries past logs.maxDays            |
+ * | `oidc_cleanup`              | hourly, at :50      | the OpenID provider's records past their end     |
+ * |                             |                     | (codes, tokens, grants, sign-ins under way) and  |
+ * |                             |                     | signing keys retired long enough ago             |
  */
 export function registerHousekeeping(crons: Crons, ctx: AppContext, logs: LogStore): void {
   crons.add('sessions_cleanup', '0 * * * *', async () => ({
@@ -45,5 +49,11 @@ export function registerHousekeeping(crons: Crons, ctx: AppContext, logs: LogSto
   // at 0 nothing is logged, and this deletes what an earlier setting kept.
   crons.add('logs_retention', '40 */6 * * *', async () => ({
     logs: await deleteLogsBefore(logs, fromNow(-ctx.settings.logsMaxDays * DAY_MS)),
+  }));
+  // The provider refuses its records past their end already; this keeps the table small. A key
+  // retired longer ago than an ID token lives signs nothing anyone still checks (decision 0062).
+  crons.add('oidc_cleanup', '50 * * * *', async () => ({
+    oidcRecords: await deleteExpiredRecords(ctx.db),
+    oidcKeys: await deleteRetiredKeys(ctx.db),
   }));
 }

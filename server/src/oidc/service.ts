@@ -12,5 +12,6 @@ export {
   type App,
   type AppInput,
 } from './clients.js';
-export { rotateKeys, ensureSigningKey, loadKeys } from './keys.js';
+export { rotateKeys, ensureSigningKey, loadKeys, deleteRetiredKeys } from './keys.js';
+export { deleteExpiredRecords } from './adapter.js';
 export { OIDC_PREFIX } from './provider.js';

@@ -43,6 +43,7 @@ describe.each(DATABASES)('scheduled jobs on %s', (db) => {
       { id: 'challenges_cleanup', expression: '10 * * * *' },
       { id: 'logs_retention', expression: '40 */6 * * *' },
       { id: 'mail_log_cleanup', expression: '30 * * * *' },
+      { id: 'oidc_cleanup', expression: '50 * * * *' },
       { id: 'security_events_retention', expression: '20 * * * *' },
       { id: 'sessions_cleanup', expression: '0 * * * *' },
     ]);
@@ -87,6 +88,67 @@ describe.each(DATABASES)('scheduled jobs on %s', (db) => {
       data: { type: 'cron', job: 'sessions_cleanup', trigger: 'manual' },
     });
     expect(runs.items[0]!.data.sessions).toBeGreaterThanOrEqual(1);
+  });
+
+  it('oidc_cleanup deletes the provider records past their end and keys retired long ago', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const record = (id: string, expires: number) => ({
+      model: 'AuthorizationCode',
+      id,
+      payload: '{}',
+      grant_id: null,
+      uid: null,
+      account_id: null,
+      client_id: null,
+      session_id: null,
+      expires_at: expires,
+      consumed_at: null,
+    });
+    const key = (kid: string, retired: string | null) => ({
+      kid,
+      jwk: '{}',
+      created: '2026-01-01 00:00:00.000Z',
+      active_from: '2026-01-01 00:00:00.000Z',
+      retired_at: retired,
+    });
+    await withDatabase(t, async (kdb) => {
+      await kdb
+        .insertInto('oidc_records')
+        .values([record('expired-code', now - 60), record('live-code', now + 600)])
+        .execute();
+      await kdb
+        .insertInto('oidc_keys')
+        .values([
+          key('retired-long-ago', '2026-01-01 00:00:00.000Z'),
+          key('retired-just-now', new Date().toISOString().replace('T', ' ')),
+        ])
+        .execute();
+    });
+    const left = () =>
+      withDatabase(t, async (kdb) => ({
+        records: (
+          await kdb
+            .selectFrom('oidc_records')
+            .select('id')
+            .where('id', 'in', ['expired-code', 'live-code'])
+            .execute()
+        ).map((r) => r.id),
+        keys: (
+          await kdb
+            .selectFrom('oidc_keys')
+            .select('kid')
+            .where('kid', 'in', ['retired-long-ago', 'retired-just-now'])
+            .execute()
+        ).map((r) => r.kid),
+      }));
+    expect(await left()).toEqual({
+      records: expect.arrayContaining(['expired-code', 'live-code']),
+      keys: expect.arrayContaining(['retired-long-ago', 'retired-just-now']),
+    });
+    expect(await sdkClient(t.url, operator.token).crons.run('oidc_cleanup')).toBe(true);
+    expect(
+      await eventually(left, (now) => now.records.length === 1 && now.keys.length === 1),
+    ).toEqual({ records: ['live-code'], keys: ['retired-just-now'] });
   });
 
   it('logs_retention deletes the request log entries past logs.maxDays (5 by default)', async () => {
