@@ -20,6 +20,8 @@ function failureWords() {
 export function ContinueWithProvidersSection(props: {
   /** Sign-up: the Invite Code field's value (required). Login: undefined. */
   inviteCode?: string;
+  /** Login on the way to another app (/authorize, /gate): no account is made from there. */
+  forApp?: boolean;
   /** Sign-up: the Invite Code field is empty (the screen marks and focuses it). */
   onInviteCodeMissing?: () => void;
   onResult: (result: SignInResult) => void;
@@ -57,7 +59,7 @@ export function ContinueWithProvidersSection(props: {
       setBusy(null);
       setError(
         words
-          ? words.providerErrorMessage(err, displayName)
+          ? words.providerErrorMessage(err, displayName, props.forApp)
           : `Signing in with ${displayName} did not finish. Please try again.`,
       );
     }

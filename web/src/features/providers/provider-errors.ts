@@ -6,12 +6,18 @@ const FIELD_MESSAGES: Record<string, string> = {
   validation_not_unique: 'An account with this email already exists. Sign in with your password.',
 };
 
+/** An unknown identity in an app's sign-in: joining is not a way forward from there. */
+export const BY_INVITATION =
+  'Membership is by invitation: if you have no account, ask a member for an invite.';
+
 /**
  * What to tell a member whose sign-in with a provider failed: the server's reason when it gave
  * one (an invite code, an unverified account, a disabled account, a provider that is down), or
- * that the provider's window did not finish (closed, blocked, interrupted).
+ * that the provider's window did not finish (closed, blocked, interrupted). `forApp`: the sign-in
+ * is for another app (/authorize, /gate), where an identity nobody has hears that membership is
+ * by invitation rather than to sign up.
  */
-export function providerErrorMessage(err: unknown, displayName: string): string {
+export function providerErrorMessage(err: unknown, displayName: string, forApp = false): string {
   const status = statusOf(err) ?? 0;
   if (status > 0) {
     if (status === 429) {
@@ -22,6 +28,7 @@ export function providerErrorMessage(err: unknown, displayName: string): string 
       const problem = fields[field];
       if (!problem) continue;
       if (field === 'inviteCode' && problem.code === 'validation_required') {
+        if (forApp) return BY_INVITATION;
         return 'An invite code is needed to join. Sign up with your invite code first.';
       }
       return (problem.code && FIELD_MESSAGES[problem.code]) || problem.message || '';
