@@ -1,6 +1,8 @@
 import type { ChangeEventHandler, RefObject } from 'react';
-import { Field } from '../../components/ui/field';
+import { RevealField } from './reveal-field';
 import { MIN_PASSWORD_LENGTH } from './validation';
+
+export const CONFIRM_MISMATCH_NOTE = 'This does not match the password above.';
 
 /** The password and its confirmation, as sign-up, password reset and Settings ask for them. */
 export function NewPasswordFields({
@@ -25,13 +27,18 @@ export function NewPasswordFields({
     passwordConfirm: RefObject<HTMLInputElement | null>;
   };
 }) {
+  // Marked on the field as soon as the confirmation is as long as the password and differs (the
+  // form's own check still says "Passwords do not match" on submit).
+  const mismatch =
+    passwordConfirm !== '' &&
+    passwordConfirm.length >= password.length &&
+    passwordConfirm !== password;
   return (
     <>
-      <Field
+      <RevealField
         ref={refs.password}
         label={label}
         name="password"
-        type="password"
         autoComplete="new-password"
         required
         minLength={MIN_PASSWORD_LENGTH}
@@ -40,16 +47,16 @@ export function NewPasswordFields({
         aria-invalid={invalid === 'password' || undefined}
         onChange={onPasswordChange}
       />
-      <Field
+      <RevealField
         ref={refs.passwordConfirm}
         label={confirmLabel}
         name="passwordConfirm"
-        type="password"
         autoComplete="new-password"
         required
         minLength={MIN_PASSWORD_LENGTH}
         value={passwordConfirm}
         aria-invalid={invalid === 'passwordConfirm' || undefined}
+        error={mismatch ? CONFIRM_MISMATCH_NOTE : null}
         onChange={onPasswordConfirmChange}
       />
     </>

@@ -194,6 +194,44 @@ describe('Sign-up (/signup)', () => {
       expect(server.to('POST', '/api/collections/users/records')).toHaveLength(0);
     });
 
+    it('a confirmation that does not match is marked on its field as it is typed', async () => {
+      fakeServer({});
+      const { user } = renderApp('/signup');
+      await user.type(await screen.findByLabelText('Password'), 'long enough pw');
+      const confirm = screen.getByLabelText('Confirm Password');
+      await user.type(confirm, 'long enough');
+      expect(confirm).not.toHaveAttribute('aria-invalid');
+      await user.type(confirm, ' px');
+      expect(confirm).toHaveAttribute('aria-invalid', 'true');
+      expect(confirm).toHaveAccessibleDescription('This does not match the password above.');
+      await user.type(confirm, '{Backspace}w');
+      expect(confirm).not.toHaveAttribute('aria-invalid');
+      expect(screen.queryByText('This does not match the password above.')).toBeNull();
+    }, 15_000);
+
+    it('shows and hides each password with Show (or Alt+F8), without a new Tab stop', async () => {
+      fakeServer({});
+      const { user } = renderApp('/signup');
+      const password = await screen.findByLabelText('Password');
+      const confirm = screen.getByLabelText('Confirm Password');
+      const [showPassword, showConfirm] = screen.getAllByRole('button', { name: 'Show' });
+      await user.type(password, 'long enough pw');
+      await user.click(showPassword!);
+      expect(password).toHaveAttribute('type', 'text');
+      expect(password).toHaveValue('long enough pw');
+      expect(confirm).toHaveAttribute('type', 'password');
+      await user.click(screen.getByRole('button', { name: 'Hide' }));
+      expect(password).toHaveAttribute('type', 'password');
+      expect(showConfirm).toBeInTheDocument();
+      confirm.focus();
+      await user.keyboard('{Alt>}{F8}{/Alt}');
+      expect(confirm).toHaveAttribute('type', 'text');
+      // Tab goes from one field to the next, as before.
+      password.focus();
+      await user.tab();
+      expect(confirm).toHaveFocus();
+    }, 15_000);
+
     it('Password must be at least 8 characters long', async () => {
       const server = fakeServer({});
       const { user } = renderApp('/signup');
