@@ -71,6 +71,8 @@ test('the bootstrap link opens sign-up with the code filled in, and sign-up succ
   await expect(page.getByLabel('Invite Code', { exact: true })).toHaveValue(code);
   // The welcome banner shows the code.
   await expect(page.getByText(code, { exact: false }).first()).toBeVisible();
+  // No one has joined yet: the first member is setting up the community.
+  await expect(page.getByText("Welcome! You're setting up Gatehouse.")).toBeVisible();
 
   await fillSignUp(page, { email: ada.email, password: ada.password });
   const hold = await holdRequests(page, '/api/collections/users/records');
