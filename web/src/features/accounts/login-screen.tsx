@@ -259,7 +259,6 @@ function PasswordStep(props: {
           </div>
         </form>
         <ContinueWithProvidersSection
-          forApp={/^\/(authorize\/|gate\b)/.test(props.next)}
           onResult={(result) => {
             if (result === 'ok') void navigate({ href: props.next });
             else if (result === 'unverified') {

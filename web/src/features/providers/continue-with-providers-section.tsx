@@ -20,8 +20,6 @@ function failureWords() {
 export function ContinueWithProvidersSection(props: {
   /** Sign-up: the Invite Code field's value (required). Login: undefined. */
   inviteCode?: string;
-  /** Login on the way to another app (/authorize, /gate): no account is made from there. */
-  forApp?: boolean;
   /** Sign-up: the Invite Code field is empty (the screen marks and focuses it). */
   onInviteCodeMissing?: () => void;
   onResult: (result: SignInResult) => void;
@@ -59,7 +57,7 @@ export function ContinueWithProvidersSection(props: {
       setBusy(null);
       setError(
         words
-          ? words.providerErrorMessage(err, displayName, props.forApp)
+          ? words.providerErrorMessage(err, displayName)
           : `Signing in with ${displayName} did not finish. Please try again.`,
       );
     }

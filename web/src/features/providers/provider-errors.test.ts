@@ -1,6 +1,6 @@
 import { ClientResponseError } from 'pocketbase';
 import { describe, expect, it } from 'vitest';
-import { providerErrorMessage } from './provider-errors';
+import { isAppSignIn, providerErrorMessage } from './provider-errors';
 
 /** The server's answer to a provider sign-in of an identity nobody has, without an invite code. */
 const noAccount = new ClientResponseError({
@@ -17,6 +17,16 @@ describe('a provider sign-in of an identity nobody has', () => {
     expect(providerErrorMessage(noAccount, 'Test ID')).toBe(
       'An invite code is needed to join. Sign up with your invite code first.',
     );
+  });
+
+  it('knows an app sign-in by where the login screen goes next', () => {
+    expect(isAppSignIn('?redirect=%2Fauthorize%2Fabc123')).toBe(true);
+    expect(isAppSignIn('?redirect=%2Fgate%3Fredirect%3Dhttps%3A%2F%2Fwiki.example.org%2F')).toBe(
+      true,
+    );
+    expect(isAppSignIn('?redirect=%2Fsettings')).toBe(false);
+    expect(isAppSignIn('?redirect=%2Fgateway')).toBe(false);
+    expect(isAppSignIn('')).toBe(false);
   });
 
   it('on the way to another app: membership is by invitation, no sign-up offered', () => {

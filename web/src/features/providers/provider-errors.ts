@@ -14,10 +14,15 @@ export const BY_INVITATION =
  * What to tell a member whose sign-in with a provider failed: the server's reason when it gave
  * one (an invite code, an unverified account, a disabled account, a provider that is down), or
  * that the provider's window did not finish (closed, blocked, interrupted). `forApp`: the sign-in
- * is for another app (/authorize, /gate), where an identity nobody has hears that membership is
- * by invitation rather than to sign up.
+ * is for another app (the login screen's `redirect` is /authorize/… or /gate), where an identity
+ * nobody has hears that membership is by invitation rather than to sign up. (Read here, in this
+ * module loaded on a failure, so that the login screen's first load stays as small.)
  */
-export function providerErrorMessage(err: unknown, displayName: string, forApp = false): string {
+export function providerErrorMessage(
+  err: unknown,
+  displayName: string,
+  forApp = isAppSignIn(window.location.search),
+): string {
   const status = statusOf(err) ?? 0;
   if (status > 0) {
     if (status === 429) {
@@ -37,4 +42,10 @@ export function providerErrorMessage(err: unknown, displayName: string, forApp =
     if (message && message !== 'Failed to authenticate.') return message;
   }
   return `Signing in with ${displayName} did not finish. Please try again.`;
+}
+
+/** The login screen was reached from an app's sign-in (/authorize/{uid}) or the gate (/gate). */
+export function isAppSignIn(search: string): boolean {
+  const redirect = new URLSearchParams(search).get('redirect') ?? '';
+  return /^\/(authorize\/|gate(\?|$))/.test(redirect);
 }
