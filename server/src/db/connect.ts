@@ -230,10 +230,22 @@ function dropBrokenClients(pool: pg.Pool, writes: WriteCounter): PostgresPool {
         const result = (client.query as (...a: unknown[]) => unknown)(...args);
         if (!(result instanceof Promise)) return result;
         // Anything but a plain read may have changed rows the read cache holds (db/prepared.ts):
-        // counted once it has run, whatever its outcome.
+        // counted once it has run, whatever its outcome, unless it changed no row (a poll's
+        // UPDATE or DELETE that found nothing: the mail worker's, a job's claim).
         const text = typeof args[0] === 'string' ? args[0] : '';
         const reads = /^\s*select\b/i.test(text);
-        const counted = reads ? result : result.finally(() => (writes.count += 1));
+        const counted = reads
+          ? result
+          : result.then(
+              (done: unknown) => {
+                if (!changedNothing(done)) writes.count += 1;
+                return done;
+              },
+              (error: unknown) => {
+                writes.count += 1;
+                throw error;
+              },
+            );
         return counted.catch((error: unknown) => {
           if (!(error instanceof lazyRequire<typeof pg>('pg').DatabaseError))
             broken = error as Error;
@@ -272,19 +284,43 @@ function counted(statement: SQLite.Statement, sql: string, writes: WriteCounter)
   // SQLite calls COMMIT and friends read-only: they do not write, they publish the writes.
   const endsTransaction = /^\s*(commit|end|rollback|release)\b/i.test(sql);
   if (statement.readonly && !endsTransaction) return statement;
-  const after = <T>(run: () => T): T => {
+  // Counted once run, whatever the outcome, unless it changed no row (a poll's UPDATE or DELETE
+  // that found nothing moves no cache: on SQLite it also writes no page).
+  const after = <T>(run: () => T, changed: (result: T) => boolean): T => {
+    let result: T;
     try {
-      return run();
-    } finally {
+      result = run();
+    } catch (error) {
       writes.count += 1;
+      throw error;
     }
+    if (endsTransaction || changed(result)) writes.count += 1;
+    return result;
   };
   return {
     reader: statement.reader,
-    all: (parameters) => after(() => statement.all(parameters)),
-    run: (parameters) => after(() => statement.run(parameters)),
-    iterate: (parameters) => after(() => statement.iterate(parameters)),
+    all: (parameters) =>
+      after(
+        () => statement.all(parameters),
+        (rows) => rows.length > 0,
+      ),
+    run: (parameters) =>
+      after(
+        () => statement.run(parameters),
+        (info) => info.changes > 0,
+      ),
+    iterate: (parameters) =>
+      after(
+        () => statement.iterate(parameters),
+        () => true,
+      ),
   };
+}
+
+/** A PostgreSQL INSERT, UPDATE or DELETE that changed no row. */
+function changedNothing(result: unknown): boolean {
+  const { command, rowCount } = (result ?? {}) as { command?: string; rowCount?: number | null };
+  return (command === 'UPDATE' || command === 'DELETE' || command === 'INSERT') && rowCount === 0;
 }
 
 /**

@@ -7,7 +7,7 @@ import { migrateToLatest } from '../../src/db/migrations/index.js';
 import { preparedQueries } from '../../src/db/prepared.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '../support/contract.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { createPgDatabase, startTestServer, type TestServer } from '../support/server.js';
 
 /**
  * On SQLite the per-request reads (the user behind a token, the invite list) are kept in memory
@@ -115,6 +115,62 @@ describe("the read cache and the server's own writes", () => {
       expect(await queries.userById('aaaaaaaaaaaaaaa')).toBeUndefined();
     } finally {
       await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/**
+ * A statement that changes no row (the mail worker's poll, a job's claim that found nothing) moves
+ * no cache: on SQLite it used to drop every member's cached rows each time the worker polled, on
+ * PostgreSQL every entry of the instance.
+ */
+describe.each(['sqlite', 'postgres'] as const)('writes that change nothing on %s', (kind) => {
+  it('count as no write; a write that changes a row, and a commit, still do', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gh-cache-'));
+    const pg = kind === 'postgres' ? await createPgDatabase() : undefined;
+    const database = openDatabase({ dataDir: dir, databaseUrl: pg?.url });
+    try {
+      await migrateToLatest(database.db);
+      const writes = database.writes!;
+      const before = writes.count;
+      await database.db
+        .updateTable('outbox')
+        .set({ locked_until: null })
+        .where('id', '=', 'none')
+        .execute();
+      await database.db.deleteFrom('sessions').where('id', '=', 'none').execute();
+      expect(writes.count).toBe(before);
+
+      const now = '2026-01-01 00:00:00.000Z';
+      await database.db
+        .insertInto('users')
+        .values({
+          id: 'bbbbbbbbbbbbbbb',
+          email: 'b@example.com',
+          password_hash: 'x',
+          token_key: 'key-1',
+          verified: 0,
+          email_visibility: 0,
+          is_initial_user: 0,
+          invite_code: 'D',
+          invited_by: null,
+          verification_sent_at: null,
+          reset_sent_at: null,
+          created: now,
+          updated: now,
+        })
+        .execute();
+      expect(writes.count).toBeGreaterThan(before);
+      const afterInsert = writes.count;
+      await database.db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ verified: 1 }).where('id', '=', 'none').execute();
+      });
+      // The transaction's COMMIT still counts (its statements may have changed rows).
+      expect(writes.count).toBeGreaterThan(afterInsert);
+    } finally {
+      await database.close();
+      await pg?.drop();
       rmSync(dir, { recursive: true, force: true });
     }
   });
