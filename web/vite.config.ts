@@ -86,6 +86,9 @@ export default defineConfig({
   build: {
     outDir: `${webRoot}dist`,
     emptyOutDir: true,
+    // Every browser the app supports preloads modules itself (modulepreload: Chromium, Firefox 115,
+    // Safari 17): no polyfill in the first download.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
         // Fewer, larger chunks for a visitor's first screen (docs/decisions/0045).

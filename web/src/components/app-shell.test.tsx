@@ -44,7 +44,7 @@ describe('the app shell', () => {
     signedIn();
     const { user, router } = renderApp('/profile');
     await screen.findByRole('heading', { level: 1, name: 'Profile' });
-    const menu = within(screen.getByRole('banner')).getByRole('button', { name: 'Menu' });
+    const menu = await within(screen.getByRole('banner')).findByRole('button', { name: 'Menu' });
     expect(menu).toHaveAttribute('aria-expanded', 'false');
     await user.click(menu);
     expect(menu).toHaveAttribute('aria-expanded', 'true');

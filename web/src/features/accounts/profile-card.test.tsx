@@ -87,7 +87,7 @@ describe('Settings → Profile', () => {
     });
     expect(within(card).getByLabelText('Name')).toHaveValue('Ada Lovelace');
     expect(readStoredSession().record?.name).toBe('Ada Lovelace');
-    await user.click(screen.getByRole('button', { name: 'Menu' }));
+    await user.click(await screen.findByRole('button', { name: 'Menu' }));
     expect(await screen.findByText('Ada Lovelace')).toBeInTheDocument();
   });
 
