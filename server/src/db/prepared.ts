@@ -138,13 +138,33 @@ function prepareShared<Row>(
   const read = async (arg: string) =>
     (await db.executeQuery<Row>({ ...compiled, parameters: bind(arg) })).rows;
   if (!cache) return read;
+  // Reads under way, by argument: the requests that miss together (after a change dropped the
+  // entries, 50 at once under load) share one read instead of each asking the database.
+  const underWay = new Map<
+    string,
+    { rows: Promise<readonly Row[]>; epoch: number; writes: number }
+  >();
   return async (arg) => {
     const cached = cache.get(arg);
     if (cached) return cached;
     const before = cache.mark();
-    const rows = Object.freeze((await read(arg)).map((r) => Object.freeze(r)));
-    cache.set(arg, rows, before);
-    return rows;
+    const pending = underWay.get(arg);
+    // Only a read that began after the last change this instance knows of: it cannot be older.
+    if (pending && pending.epoch === before.epoch && pending.writes === before.writes) {
+      return pending.rows;
+    }
+    const rows = read(arg).then((found) => {
+      const frozen = Object.freeze(found.map((r) => Object.freeze(r)));
+      cache.set(arg, frozen, before);
+      return frozen;
+    });
+    const entry = { rows, ...before };
+    underWay.set(arg, entry);
+    try {
+      return await rows;
+    } finally {
+      if (underWay.get(arg) === entry) underWay.delete(arg);
+    }
   };
 }
 
