@@ -32,10 +32,11 @@ export const APP_ROUTES: readonly string[] = [
   '/profile',
   '/settings',
   '/whats-new',
+  '/gate',
   '/admin',
 ];
-/** Routes whose every sub-path is the app's too. */
-const APP_ROUTE_PREFIXES: readonly string[] = ['/admin'];
+/** Routes whose every sub-path is the app's too (`/authorize/{uid}`: an app's sign-in). */
+const APP_ROUTE_PREFIXES: readonly string[] = ['/admin', '/authorize'];
 
 /** Whether the web app has a screen at `pathname` (a trailing slash is the same path). */
 export function isAppRoute(pathname: string): boolean {
