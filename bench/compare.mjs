@@ -49,6 +49,9 @@ export async function runCompare() {
   // The build measured against it: server/dist, or BENCH_CURRENT (another folder inside the
   // repository, e.g. a build made in a worktree while server/dist is rebuilt by others).
   const current = process.env.BENCH_CURRENT ?? 'server/dist';
+  // The baseline's own environment (JSON), e.g. the same build with the request log off:
+  // BENCH_BASELINE=server/dist BENCH_BASELINE_ENV='{"LOGS_RETENTION_DAYS":"0"}'.
+  const baselineEnv = JSON.parse(process.env.BENCH_BASELINE_ENV ?? '{}');
   if (!existsSync(path.join(root, entry))) {
     throw new Error(
       `No baseline build at ${entry}. Build the earlier version and copy server/dist there, e.g.\n` +
@@ -66,11 +69,11 @@ export async function runCompare() {
   for (let set = 1; set <= SETS; set += 1) {
     const builds = [];
     try {
-      for (const [name, options] of [
-        [current, { entry: path.join(current, 'main.js') }],
-        [baseline, { entry }],
+      for (const [name, options, env] of [
+        [current, { entry: path.join(current, 'main.js') }, {}],
+        [baseline, { entry }, baselineEnv],
       ]) {
-        const app = await startGatehouse({}, options);
+        const app = await startGatehouse(env, options);
         builds.push({ name, app });
         const user = await createVerifiedUser(app);
         builds.at(-1).server = {

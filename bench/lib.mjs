@@ -99,7 +99,6 @@ export async function startGatehouse(
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
       LOG_FORMAT: 'json',
       ENV_FILE: '',
-      MAIL_POLL_MS: '100',
       NODE_ENV: 'production',
       ...extraEnv,
     },
