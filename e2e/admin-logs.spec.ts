@@ -115,7 +115,7 @@ test('Crons: a job runs now, and its run shows in the log', async ({ page }) => 
   const jobs = page.getByRole('list', { name: 'Jobs' });
   const sessions = jobs.getByRole('listitem').filter({ hasText: 'sessions_cleanup' });
   await expect(sessions).toContainText('Every hour: 0 * * * *');
-  await expect(jobs.getByRole('listitem')).toHaveCount(6);
+  await expect(jobs.getByRole('listitem')).toHaveCount(7);
   await checkScreen(page, 'Crons', { every: true });
 
   // By keyboard.

@@ -244,7 +244,7 @@ export function buildApp(
   app.register(settingsRoutes(ctx));
   app.register(backupRoutes(ctx));
   app.register(batchRoutes(ctx));
-  app.register(oidcRoutes(ctx));
+  app.register(oidcRoutes(ctx, options.crons));
   app.register(gateRoutes(ctx));
   app.register(realtime.plugin);
   return app;

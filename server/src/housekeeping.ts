@@ -29,6 +29,8 @@ const DAY_MS = 24 * 60 * 60_000;
  * | `oidc_cleanup`              | hourly, at :50      | the OpenID provider's records past their end     |
  * |                             |                     | (codes, tokens, grants, sign-ins under way) and  |
  * |                             |                     | signing keys retired long enough ago             |
+ *
+ * The OpenID provider brings a job of its own, `oidc_sessions_cleanup` (oidc/routes.ts).
  */
 export function registerHousekeeping(crons: Crons, ctx: AppContext, logs: LogStore): void {
   crons.add('sessions_cleanup', '0 * * * *', async () => ({

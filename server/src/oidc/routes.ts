@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as C from '../../../contract/oidc.js';
 import { avatarFile } from '../accounts/service.js';
 import type { AppContext } from '../core/context.js';
+import type { Crons } from '../core/cron.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
 import { assertFresh } from '../core/reauth.js';
 import { findUserById, isOperator } from '../core/users.js';
@@ -14,8 +15,13 @@ import { abort, completeLogin, describe, giveConsent, stepOf } from './interacti
 import { OIDC_PREFIX, OidcProvider } from './provider.js';
 import { endProviderSessions } from './sessions.js';
 
-/** How often the provider sessions whose Gatehouse session ended are looked for (missed events). */
-const SWEEP_MS = 60_000;
+/**
+ * The job that looks for provider sessions whose Gatehouse session ended without an event having
+ * ended them (another instance's event lost, a session past its absolute end): every 5 minutes,
+ * one instance per run (docs/decisions/0063).
+ */
+export const OIDC_SESSIONS_JOB = 'oidc_sessions_cleanup';
+const OIDC_SESSIONS_CRON = '*/5 * * * *';
 
 /** The web app's screen for a sign-in or consent under way. */
 const SCREEN = '/authorize';
@@ -24,7 +30,7 @@ const SCREEN = '/authorize';
  * Gatehouse as an OpenID provider (docs/decisions/0060): the provider's endpoints under /oidc, the
  * steps the web app completes, the member's connected apps and the apps operators register.
  */
-export function oidcRoutes(ctx: AppContext) {
+export function oidcRoutes(ctx: AppContext, crons?: Crons) {
   const pictureSig = (id: string, filename: string) =>
     ctx.box.digest(`${id}/${filename}`, 'oidc-picture');
   const oidc = new OidcProvider(ctx, (id, filename) => {
@@ -33,22 +39,22 @@ export function oidcRoutes(ctx: AppContext) {
   });
   const endEnded = (userId?: string) => {
     endProviderSessions(ctx.db, () => oidc.provider(), ctx.log, userId).catch((err: unknown) => {
-      ctx.log.warn({ err }, 'ending provider sessions failed; tried again within a minute');
+      ctx.log.warn({ err }, 'ending provider sessions failed; the next clean-up tries again');
     });
   };
+  crons?.add(OIDC_SESSIONS_JOB, OIDC_SESSIONS_CRON, async () => ({
+    providerSessions: await endProviderSessions(ctx.db, () => oidc.provider(), ctx.log),
+  }));
 
   return async (app: FastifyInstance) => {
     // A Gatehouse session ended (signed out, everywhere, disabled, deleted): so do the provider
-    // sessions opened on it, and the apps hear it (sessions.ts). A sweep catches missed events.
+    // sessions opened on it, and the apps hear it (sessions.ts). The job above catches the rest.
     const unsubscribe = ctx.events.subscribe((event) => {
       if (event.type === 'session-ended') endEnded(event.userId);
       else if (event.type === 'resync' || event.type === 'database-restored') endEnded();
     });
-    const sweep = setInterval(() => endEnded(), SWEEP_MS);
-    sweep.unref();
     app.addHook('onClose', async () => {
       unsubscribe();
-      clearInterval(sweep);
     });
 
     // The provider's endpoints: the raw request goes to oidc-provider, which reads its own body.

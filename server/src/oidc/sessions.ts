@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type Provider from 'oidc-provider';
 import type { Database } from '../db/schema.js';
+import { nowString } from '../tools/time.js';
 
 /**
  * The provider's sessions end with the Gatehouse sessions they were opened on. When a member signs
@@ -47,8 +48,8 @@ export async function linkSession(
 }
 
 /**
- * The links whose Gatehouse session is gone (of `userId`, or of anyone): claimed (deleted) and
- * returned as the provider session uids to end.
+ * The links whose Gatehouse session ended (gone, past its absolute end, or its member disabled;
+ * of `userId`, or of anyone): claimed (deleted) and returned as the provider session uids to end.
  */
 async function claimEndedLinks(db: Db, userId?: string): Promise<string[]> {
   let query = db
@@ -62,6 +63,7 @@ async function claimEndedLinks(db: Db, userId?: string): Promise<string[]> {
             .innerJoin('users', 'users.id', 'sessions.user_id')
             .select('sessions.id')
             .whereRef('sessions.id', '=', 'oidc_records.session_id')
+            .where('sessions.expires', '>', nowString())
             .where('users.disabled', '=', 0),
         ),
       ),

@@ -44,6 +44,7 @@ describe.each(DATABASES)('scheduled jobs on %s', (db) => {
       { id: 'logs_retention', expression: '40 */6 * * *' },
       { id: 'mail_log_cleanup', expression: '30 * * * *' },
       { id: 'oidc_cleanup', expression: '50 * * * *' },
+      { id: 'oidc_sessions_cleanup', expression: '*/5 * * * *' },
       { id: 'security_events_retention', expression: '20 * * * *' },
       { id: 'sessions_cleanup', expression: '0 * * * *' },
     ]);

@@ -275,6 +275,30 @@ describe.each(DATABASES)('Gatehouse as an OpenID provider on %s', (db) => {
     expect(backchannel.tokens.length).toBe(before + 1);
   });
 
+  it('a session past its absolute end: the clean-up job ends the apps signed in on it', async () => {
+    const member = await t.verifiedUser();
+    const signIn = await app.signIn(new Browser(), member.token);
+    const tokens = await app.tokens(signIn.callback, signIn);
+    // The session reaches its end with no event (nothing signed it out): the app goes on…
+    await withDatabase(t, (kdb) =>
+      kdb
+        .updateTable('sessions')
+        .set({ expires: '2026-01-01 00:00:00.000Z' })
+        .where('user_id', '=', member.id)
+        .execute(),
+    );
+    const fresh = await app.refresh(tokens.refresh_token!);
+    expect(fresh.access_token).toBeTruthy();
+    // …until the job's next run, which one instance makes (an operator runs it now here).
+    const before = backchannel.tokens.length;
+    const run = await t.post('/api/crons/oidc_sessions_cleanup', {}, operator.token);
+    expect(run.status, run.text).toBe(204);
+    const logout = await backchannel.nth(before + 1, app.config.serverMetadata().jwks_uri!);
+    expect(logout).toMatchObject({ sub: member.id, sid: tokens.claims()!.sid });
+    const refused = await app.refresh(fresh.refresh_token!).catch((err: unknown) => err);
+    expect((refused as client.ResponseBodyError).error).toBe('invalid_grant');
+  });
+
   it('logs out from the app (RP-initiated), and back to its address', async () => {
     const member = await t.verifiedUser();
     const browser = new Browser();
