@@ -19,6 +19,10 @@ const JOB_WORDS: Record<string, string> = {
   security_events_retention: 'Deletes security events older than the settings keep them.',
   mail_log_cleanup: 'Deletes the mail delivery counts older than a day.',
   logs_retention: 'Deletes log entries older than the settings keep them.',
+  oidc_cleanup:
+    "Deletes what the apps' sign-ins left past their end (codes, tokens), and signing keys retired long ago.",
+  oidc_sessions_cleanup:
+    'Signs members out of the apps when their sign-in here ended without saying so (it ran out, say).',
   __pbAutoBackup__:
     'Makes a backup, and keeps only the newest scheduled ones (the settings say how many).',
 };
