@@ -25,6 +25,7 @@ import { Route as GuestSignupRouteImport } from './routes/_guest/signup'
 import { Route as GuestVerifyEmailRouteImport } from './routes/_guest/verify-email'
 import { Route as AuthorizeUidRouteImport } from './routes/authorize.$uid'
 import { Route as AuthAdminIndexRouteImport } from './routes/_auth/admin/index'
+import { Route as AuthAdminAppsRouteImport } from './routes/_auth/admin/apps'
 import { Route as AuthAdminBackupsRouteImport } from './routes/_auth/admin/backups'
 import { Route as AuthAdminCronsRouteImport } from './routes/_auth/admin/crons'
 import { Route as AuthAdminLogsRouteImport } from './routes/_auth/admin/logs'
@@ -112,6 +113,11 @@ const AuthAdminIndexRoute = AuthAdminIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AuthAdminRoute,
 } as any)
+const AuthAdminAppsRoute = AuthAdminAppsRouteImport.update({
+  id: '/apps',
+  path: '/apps',
+  getParentRoute: () => AuthAdminRoute,
+} as any)
 const AuthAdminBackupsRoute = AuthAdminBackupsRouteImport.update({
   id: '/backups',
   path: '/backups',
@@ -167,6 +173,7 @@ export interface FileRoutesByFullPath {
   '/signup': typeof GuestSignupRoute
   '/verify-email': typeof GuestVerifyEmailRoute
   '/authorize/$uid': typeof AuthorizeUidRoute
+  '/admin/apps': typeof AuthAdminAppsRoute
   '/admin/backups': typeof AuthAdminBackupsRoute
   '/admin/crons': typeof AuthAdminCronsRoute
   '/admin/logs': typeof AuthAdminLogsRoute
@@ -190,6 +197,7 @@ export interface FileRoutesByTo {
   '/signup': typeof GuestSignupRoute
   '/verify-email': typeof GuestVerifyEmailRoute
   '/authorize/$uid': typeof AuthorizeUidRoute
+  '/admin/apps': typeof AuthAdminAppsRoute
   '/admin/backups': typeof AuthAdminBackupsRoute
   '/admin/crons': typeof AuthAdminCronsRoute
   '/admin/logs': typeof AuthAdminLogsRoute
@@ -217,6 +225,7 @@ export interface FileRoutesById {
   '/_guest/verify-email': typeof GuestVerifyEmailRoute
   '/authorize/$uid': typeof AuthorizeUidRoute
   '/_guest/': typeof GuestIndexRoute
+  '/_auth/admin/apps': typeof AuthAdminAppsRoute
   '/_auth/admin/backups': typeof AuthAdminBackupsRoute
   '/_auth/admin/crons': typeof AuthAdminCronsRoute
   '/_auth/admin/logs': typeof AuthAdminLogsRoute
@@ -243,6 +252,7 @@ export interface FileRouteTypes {
     | '/signup'
     | '/verify-email'
     | '/authorize/$uid'
+    | '/admin/apps'
     | '/admin/backups'
     | '/admin/crons'
     | '/admin/logs'
@@ -266,6 +276,7 @@ export interface FileRouteTypes {
     | '/signup'
     | '/verify-email'
     | '/authorize/$uid'
+    | '/admin/apps'
     | '/admin/backups'
     | '/admin/crons'
     | '/admin/logs'
@@ -292,6 +303,7 @@ export interface FileRouteTypes {
     | '/_guest/verify-email'
     | '/authorize/$uid'
     | '/_guest/'
+    | '/_auth/admin/apps'
     | '/_auth/admin/backups'
     | '/_auth/admin/crons'
     | '/_auth/admin/logs'
@@ -426,6 +438,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAdminIndexRouteImport
       parentRoute: typeof AuthAdminRoute
     }
+    '/_auth/admin/apps': {
+      id: '/_auth/admin/apps'
+      path: '/apps'
+      fullPath: '/admin/apps'
+      preLoaderRoute: typeof AuthAdminAppsRouteImport
+      parentRoute: typeof AuthAdminRoute
+    }
     '/_auth/admin/backups': {
       id: '/_auth/admin/backups'
       path: '/backups'
@@ -486,6 +505,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthAdminRouteChildren {
+  AuthAdminAppsRoute: typeof AuthAdminAppsRoute
   AuthAdminBackupsRoute: typeof AuthAdminBackupsRoute
   AuthAdminCronsRoute: typeof AuthAdminCronsRoute
   AuthAdminLogsRoute: typeof AuthAdminLogsRoute
@@ -498,6 +518,7 @@ interface AuthAdminRouteChildren {
 }
 
 const AuthAdminRouteChildren: AuthAdminRouteChildren = {
+  AuthAdminAppsRoute: AuthAdminAppsRoute,
   AuthAdminBackupsRoute: AuthAdminBackupsRoute,
   AuthAdminCronsRoute: AuthAdminCronsRoute,
   AuthAdminLogsRoute: AuthAdminLogsRoute,

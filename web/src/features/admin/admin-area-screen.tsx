@@ -20,6 +20,7 @@ const SECTIONS = [
   { to: '/admin/crons', label: 'Crons' },
   { to: '/admin/settings', label: 'Settings' },
   { to: '/admin/backups', label: 'Backups' },
+  { to: '/admin/apps', label: 'Apps' },
 ] as const;
 
 /**
@@ -88,7 +89,7 @@ function AdminNav() {
           Back to Home
         </Link>
       </div>
-      <ul className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+      <ul className="grid grid-cols-2 gap-2 sm:grid-cols-3 md:grid-cols-5">
         {SECTIONS.map((section) => (
           <li key={section.to}>
             <Link

@@ -1,26 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { appName, inviteLink } from '../../lib/app-config';
+import { copyText } from '../../lib/clipboard';
 
 export const COPIED_MS = 2000;
-
-async function copyText(text: string): Promise<void> {
-  if (navigator.clipboard?.writeText) {
-    await navigator.clipboard.writeText(text);
-    return;
-  }
-  // Pages served over plain http (not localhost) have no async clipboard API.
-  const area = document.createElement('textarea');
-  area.value = text;
-  area.setAttribute('readonly', '');
-  area.style.position = 'fixed';
-  area.style.opacity = '0';
-  document.body.append(area);
-  area.select();
-  const ok = document.execCommand('copy');
-  area.remove();
-  if (!ok) throw new Error('Copy failed');
-}
 
 export function CopyInviteButton({
   code,

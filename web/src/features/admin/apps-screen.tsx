@@ -1,0 +1,555 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, LiveMessage } from '../../components/ui/alert';
+import { Button, focusRing } from '../../components/ui/button';
+import { Card, TitledCard } from '../../components/ui/card';
+import { cn } from '../../components/ui/cn';
+import { Field } from '../../components/ui/field';
+import { QueryStatus } from '../../components/ui/query-status';
+import { ScreenHeader, usePageTitle } from '../../components/ui/screen';
+import { fieldErrorsOf, isNotConfirmed, statusOf } from '../../lib/api-error';
+import { useCurrentUser } from '../../lib/auth';
+import { copyText } from '../../lib/clipboard';
+import { formatDateTime } from '../../lib/dates';
+import { adminErrorMessage } from './api';
+import {
+  APP_FIELDS,
+  appsKeys,
+  appsQueryOptions,
+  linesOf,
+  registerApp,
+  removeApp,
+  type App,
+  type AppField,
+  type AppFields,
+  type AppSavedAnswer,
+} from './apps-api';
+import { ConfirmAction } from './confirm-action';
+import { TextAreaField } from './text-area-field';
+
+const COPIED_MS = 2000;
+
+const TYPES = [
+  {
+    value: 'confidential',
+    label: 'Confidential',
+    hint: 'An app with a server of its own (a forum, a wiki): it keeps a secret.',
+  },
+  {
+    value: 'public',
+    label: 'Public',
+    hint: 'An app that runs in the browser or on a phone: no secret, PKCE only.',
+  },
+] as const;
+
+const GROUPS = [
+  { value: 'members', label: 'Members', hint: 'Every member may sign in to it.' },
+  { value: 'operators', label: 'Operators only', hint: 'Other members are turned away.' },
+] as const;
+
+/**
+ * Admin → Apps: the community's other apps that sign members in with Gatehouse (OpenID Connect),
+ * each with its client id, return addresses, kind of client and who may use it; Register App
+ * (the server checks the fields, its words show under them) shows the new app's secret this once,
+ * with Copy; Remove asks first, naming the app. Registering and removing need a fresh session
+ * ("Confirm it's you", lib/pb.ts).
+ */
+export function AppsScreen() {
+  usePageTitle('Apps');
+  const viewer = useCurrentUser()?.id ?? '';
+  const queryClient = useQueryClient();
+  const apps = useQuery(appsQueryOptions(viewer));
+  const [saved, setSaved] = useState<AppSavedAnswer | null>(null);
+  const [asking, setAsking] = useState<App | null>(null);
+  const [removing, setRemoving] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: appsKeys.apps(viewer) });
+
+  async function onRemove(app: App) {
+    setRemoving(true);
+    setNotice(null);
+    setError(null);
+    try {
+      await removeApp(app.id);
+      setNotice(`${app.name} has been removed. It can no longer sign anyone in.`);
+      if (saved?.app.id === app.id) setSaved(null);
+    } catch (err) {
+      setError(adminErrorMessage(err, 'Failed to remove the app. Please try again.'));
+    }
+    setAsking(null);
+    setRemoving(false);
+    await refresh();
+  }
+
+  const issuer = apps.data?.issuer;
+  return (
+    <>
+      <ScreenHeader
+        title="Apps"
+        description="The community's other apps that sign members in with Gatehouse (OpenID Connect). Nobody gets in through them without a membership here."
+      />
+      <LiveMessage tone="success">{notice}</LiveMessage>
+      <LiveMessage tone="error">{error}</LiveMessage>
+
+      {saved ? (
+        <SecretCard
+          key={saved.app.id}
+          saved={saved}
+          issuer={issuer ?? ''}
+          onDone={() => setSaved(null)}
+        />
+      ) : null}
+
+      <TitledCard
+        title="Registered Apps"
+        description={
+          issuer ? (
+            <>
+              Set each app up with the issuer{' '}
+              <code className="font-mono wrap-anywhere">{issuer}</code>, its client id and, for a
+              confidential app, its secret.
+            </>
+          ) : undefined
+        }
+      >
+        <QueryStatus
+          query={apps}
+          loading="Loading apps..."
+          failed={`We couldn't load the apps. ${adminErrorMessage(apps.error, 'Please try again later.')}`}
+        />
+        {apps.isSuccess && apps.data.items.length === 0 ? (
+          <p className="text-slate-700 dark:text-slate-300">
+            No apps yet. Register one below to let members sign in to it with their membership.
+          </p>
+        ) : null}
+        {apps.isSuccess && apps.data.items.length > 0 ? (
+          <ul className="flex flex-col gap-2" aria-label="Apps">
+            {apps.data.items.map((app) => (
+              <AppRow key={app.id} app={app} disabled={removing} onRemove={() => setAsking(app)} />
+            ))}
+          </ul>
+        ) : null}
+      </TitledCard>
+
+      <RegisterAppCard
+        onRegistered={async (answer) => {
+          setNotice(null);
+          setError(null);
+          setSaved(answer);
+          await refresh();
+        }}
+      />
+
+      {asking ? (
+        <ConfirmAction
+          question={{
+            title: `Remove ${asking.name}?`,
+            description:
+              'It can no longer sign anyone in: every sign-in it holds ends now, and what members allowed it to know is forgotten. This cannot be undone.',
+            confirm: 'Yes, Remove',
+            busy: 'Removing...',
+          }}
+          running={removing}
+          onCancel={() => setAsking(null)}
+          onConfirm={() => void onRemove(asking)}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function AppRow({
+  app,
+  disabled,
+  onRemove,
+}: {
+  app: App;
+  disabled: boolean;
+  onRemove: () => void;
+}) {
+  const nameId = useId();
+  return (
+    <li className="flex flex-col gap-3 rounded-md border border-slate-200 px-3 py-3 dark:border-slate-700">
+      <span id={nameId} className="font-semibold wrap-anywhere">
+        {app.name}
+      </span>
+      <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]">
+        <Detail term="Client ID">
+          <code className="font-mono wrap-anywhere">{app.id}</code>
+        </Detail>
+        <Detail term="Return addresses">
+          <ul className="flex flex-col gap-1">
+            {app.redirectUris.map((uri) => (
+              <li key={uri}>
+                <code className="font-mono wrap-anywhere">{uri}</code>
+              </li>
+            ))}
+          </ul>
+        </Detail>
+        <Detail term="Client">
+          {app.type === 'public' ? 'Public (no secret, PKCE)' : 'Confidential (has a secret)'}
+        </Detail>
+        <Detail term="Who may use it">
+          {app.group === 'operators' ? 'Operators only' : 'Members'}
+        </Detail>
+        <Detail term="Registered">{formatDateTime(app.created)}</Detail>
+      </dl>
+      <div>
+        <Button
+          variant="secondary"
+          className="w-full sm:w-auto sm:min-w-32"
+          aria-describedby={nameId}
+          disabled={disabled}
+          onClick={onRemove}
+        >
+          Remove
+        </Button>
+      </div>
+    </li>
+  );
+}
+
+function Detail({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <>
+      <dt className="font-medium text-slate-700 dark:text-slate-300">{term}</dt>
+      <dd className="mb-2 min-w-0 sm:mb-0">{children}</dd>
+    </>
+  );
+}
+
+/**
+ * The new app's settings for its sign-in page: the issuer, the client id and (a confidential
+ * app's) secret, each with Copy. The secret is never shown again: the card says so, and Done
+ * puts it away. Its heading takes focus, so keyboard and screen-reader users land on it.
+ */
+function SecretCard({
+  saved,
+  issuer,
+  onDone,
+}: {
+  saved: AppSavedAnswer;
+  issuer: string;
+  onDone: () => void;
+}) {
+  const headingId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+  }, []);
+  const { app, secret } = saved;
+  return (
+    <Card
+      aria-labelledby={headingId}
+      className="flex flex-col gap-4 border-blue-300 dark:border-blue-800"
+    >
+      <h2
+        id={headingId}
+        ref={heading}
+        tabIndex={-1}
+        className="text-lg font-semibold wrap-anywhere focus:outline-none"
+      >
+        {app.name} Is Registered
+      </h2>
+      <p className="text-sm text-slate-700 dark:text-slate-300">
+        Type these into the app&apos;s OpenID Connect settings (the operations guide, under
+        &ldquo;Connecting an app&rdquo;, shows where for common apps).
+      </p>
+      <dl className="flex flex-col gap-3 text-sm">
+        {issuer ? <CopyableValue term="Issuer" value={issuer} /> : null}
+        <CopyableValue term="Client ID" value={app.id} />
+        {secret ? <CopyableValue term="Client Secret" value={secret} /> : null}
+      </dl>
+      {secret ? (
+        <Alert tone="info">
+          <strong>The secret will not be shown again.</strong> Copy it now and keep it only in the
+          app&apos;s settings. If it is lost, remove the app and register it again.
+        </Alert>
+      ) : (
+        <Alert tone="info">A public app has no secret: it proves each sign-in with PKCE.</Alert>
+      )}
+      <div>
+        <Button className="w-full sm:w-auto sm:min-w-32" onClick={onDone}>
+          Done
+        </Button>
+      </div>
+    </Card>
+  );
+}
+
+function CopyableValue({ term, value }: { term: string; value: string }) {
+  const termId = useId();
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  async function onCopy() {
+    try {
+      await copyText(value);
+    } catch {
+      setState('failed');
+      return;
+    }
+    setState('copied');
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setState('idle'), COPIED_MS);
+  }
+
+  return (
+    <div className="flex flex-col gap-1">
+      <dt id={termId} className="font-medium text-slate-700 dark:text-slate-300">
+        {term}
+      </dt>
+      <dd className="flex flex-col gap-2 sm:flex-row sm:items-center">
+        <code className="min-w-0 flex-1 rounded-md bg-slate-100 px-3 py-2 font-mono wrap-anywhere dark:bg-slate-800">
+          {value}
+        </code>
+        <Button
+          variant="secondary"
+          className="shrink-0 sm:min-w-24"
+          aria-label={`Copy ${term}`}
+          onClick={() => void onCopy()}
+        >
+          {state === 'copied' ? 'Copied' : 'Copy'}
+        </Button>
+      </dd>
+      <p role="status" className="text-sm">
+        {state === 'copied' ? `${term} copied.` : null}
+        {state === 'failed' ? 'Copying did not work here: select the text and copy it.' : null}
+      </p>
+    </div>
+  );
+}
+
+type Draft = {
+  name: string;
+  redirectUris: string;
+  postLogoutRedirectUris: string;
+  backchannelLogoutUri: string;
+  type: AppFields['type'];
+  group: AppFields['group'];
+};
+
+const EMPTY: Draft = {
+  name: '',
+  redirectUris: '',
+  postLogoutRedirectUris: '',
+  backchannelLogoutUri: '',
+  type: 'confidential',
+  group: 'members',
+};
+
+/**
+ * Register App: the name members see, the exact return addresses (one a line), the optional
+ * sign-out addresses, the kind of client and who may use it. The server checks every field; what
+ * it refuses shows under its field, the first one focused.
+ */
+function RegisterAppCard({
+  onRegistered,
+}: {
+  onRegistered: (answer: AppSavedAnswer) => Promise<void>;
+}) {
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [errors, setErrors] = useState<Partial<Record<AppField, string>>>({});
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const inputs = useRef<Partial<Record<AppField, HTMLInputElement | HTMLTextAreaElement | null>>>(
+    {},
+  );
+
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>
+    setDraft((d) => ({ ...d, [key]: value }));
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    setErrors({});
+    setFailure(null);
+    setBusy(true);
+    try {
+      const answer = await registerApp({
+        name: draft.name.trim(),
+        redirectUris: linesOf(draft.redirectUris),
+        postLogoutRedirectUris: linesOf(draft.postLogoutRedirectUris),
+        backchannelLogoutUri: draft.backchannelLogoutUri.trim(),
+        type: draft.type,
+        group: draft.group,
+      });
+      setDraft(EMPTY);
+      await onRegistered(answer);
+    } catch (err) {
+      const refused = statusOf(err) === 400 && !isNotConfirmed(err) ? fieldErrorsOf(err) : {};
+      const found: Partial<Record<AppField, string>> = {};
+      for (const field of APP_FIELDS) {
+        const message = refused[field]?.message;
+        if (message) found[field] = message;
+      }
+      const first = APP_FIELDS.find((field) => found[field]);
+      if (first) {
+        setErrors(found);
+        inputs.current[first]?.focus();
+      } else setFailure(adminErrorMessage(err, 'Failed to register the app. Please try again.'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <TitledCard
+      title="Register an App"
+      description="Only the return addresses listed here are accepted, exactly as written."
+    >
+      <form
+        noValidate
+        onSubmit={onSubmit}
+        className="flex flex-col gap-4"
+        aria-label="Register an App"
+      >
+        <LiveMessage tone="error">{failure}</LiveMessage>
+        <Field
+          ref={(el) => {
+            inputs.current.name = el;
+          }}
+          label="Name"
+          hint="What members see: “Team Wiki will know your name and email”."
+          autoComplete="off"
+          value={draft.name}
+          error={errors.name ?? null}
+          onChange={(e) => set('name', e.target.value)}
+        />
+        <TextAreaField
+          ref={(el) => {
+            inputs.current.redirectUris = el;
+          }}
+          label="Return addresses"
+          hint="The app's sign-in callback, one address a line (https://wiki.example.org/oauth/callback)."
+          rows={3}
+          autoComplete="off"
+          spellCheck={false}
+          autoCapitalize="none"
+          value={draft.redirectUris}
+          error={errors.redirectUris ?? null}
+          onChange={(e) => set('redirectUris', e.target.value)}
+        />
+        <TextAreaField
+          ref={(el) => {
+            inputs.current.postLogoutRedirectUris = el;
+          }}
+          label="Sign-out return addresses (optional)"
+          hint="Where the app may send members after they sign out, one a line."
+          rows={2}
+          autoComplete="off"
+          spellCheck={false}
+          autoCapitalize="none"
+          value={draft.postLogoutRedirectUris}
+          error={errors.postLogoutRedirectUris ?? null}
+          onChange={(e) => set('postLogoutRedirectUris', e.target.value)}
+        />
+        <Field
+          ref={(el) => {
+            inputs.current.backchannelLogoutUri = el;
+          }}
+          label="Back-channel logout address (optional)"
+          hint="Gatehouse tells the app here when a member is signed out, disabled or deleted."
+          type="url"
+          autoComplete="off"
+          spellCheck={false}
+          autoCapitalize="none"
+          value={draft.backchannelLogoutUri}
+          error={errors.backchannelLogoutUri ?? null}
+          onChange={(e) => set('backchannelLogoutUri', e.target.value)}
+        />
+        <Choice
+          legend="Client"
+          name="type"
+          options={TYPES}
+          value={draft.type}
+          error={errors.type}
+          onChange={(value) => set('type', value)}
+          inputRef={(el) => {
+            if (el) inputs.current.type = el;
+          }}
+        />
+        <Choice
+          legend="Who may use it"
+          name="group"
+          options={GROUPS}
+          value={draft.group}
+          error={errors.group}
+          onChange={(value) => set('group', value)}
+          inputRef={(el) => {
+            if (el) inputs.current.group = el;
+          }}
+        />
+        <div>
+          <Button type="submit" className="w-full sm:w-auto sm:min-w-44" disabled={busy}>
+            {busy ? 'Registering...' : 'Register App'}
+          </Button>
+        </div>
+      </form>
+    </TitledCard>
+  );
+}
+
+/** Radio buttons in a fieldset named by its legend; `inputRef` gets the checked one. */
+function Choice<V extends string>({
+  legend,
+  name,
+  options,
+  value,
+  error,
+  onChange,
+  inputRef,
+}: {
+  legend: string;
+  name: string;
+  options: ReadonlyArray<{ value: V; label: string; hint: string }>;
+  value: V;
+  error?: string;
+  onChange: (value: V) => void;
+  inputRef: (el: HTMLInputElement | null) => void;
+}) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <fieldset className="flex flex-col gap-2" aria-describedby={error ? errorId : undefined}>
+      <legend className="mb-1 text-sm font-medium text-slate-800 dark:text-slate-200">
+        {legend}
+      </legend>
+      {options.map((option) => {
+        const hintId = `${id}-${option.value}-hint`;
+        return (
+          <label
+            key={option.value}
+            className={cn(
+              'flex min-h-11 cursor-pointer items-start gap-3 rounded-md border px-3 py-2',
+              'border-slate-300 has-checked:border-blue-700 dark:border-slate-600 dark:has-checked:border-blue-300',
+            )}
+          >
+            <input
+              ref={option.value === value ? inputRef : undefined}
+              type="radio"
+              name={name}
+              value={option.value}
+              checked={option.value === value}
+              aria-describedby={hintId}
+              className={cn('mt-1 size-5 shrink-0 accent-blue-700 dark:accent-blue-400', focusRing)}
+              onChange={() => onChange(option.value)}
+            />
+            <span className="flex flex-col">
+              <span className="font-medium">{option.label}</span>
+              <span id={hintId} className="text-sm text-slate-700 dark:text-slate-300">
+                {option.hint}
+              </span>
+            </span>
+          </label>
+        );
+      })}
+      <p id={errorId} role="alert" className="text-sm text-red-800 dark:text-red-200">
+        {error}
+      </p>
+    </fieldset>
+  );
+}
