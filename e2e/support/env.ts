@@ -33,7 +33,8 @@ export type ServerName =
   | 'polish'
   | 'reauth'
   | 'logs'
-  | 'backups';
+  | 'backups'
+  | 'apps';
 
 export interface E2EEnv {
   servers: Record<ServerName, AppServer>;

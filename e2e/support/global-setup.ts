@@ -28,6 +28,7 @@ const SERVER_NAMES: ServerName[] = [
   'reauth',
   'logs',
   'backups',
+  'apps',
 ];
 /**
  * The passkeys and reauth servers are addressed as `localhost`: WebAuthn takes its RP id from
@@ -118,6 +119,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       'polish',
       'reauth',
       'backups',
+      'apps',
     ] as const) {
       const code = new URL(servers[name].bootstrapLink).searchParams.get('code') ?? '';
       servers[name].initial = await signUpVerified(servers[name].url, code, 'initial');

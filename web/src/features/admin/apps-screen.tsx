@@ -280,7 +280,6 @@ function SecretCard({
 }
 
 function CopyableValue({ term, value }: { term: string; value: string }) {
-  const termId = useId();
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -299,26 +298,26 @@ function CopyableValue({ term, value }: { term: string; value: string }) {
 
   return (
     <div className="flex flex-col gap-1">
-      <dt id={termId} className="font-medium text-slate-700 dark:text-slate-300">
-        {term}
-      </dt>
-      <dd className="flex flex-col gap-2 sm:flex-row sm:items-center">
-        <code className="min-w-0 flex-1 rounded-md bg-slate-100 px-3 py-2 font-mono wrap-anywhere dark:bg-slate-800">
-          {value}
-        </code>
-        <Button
-          variant="secondary"
-          className="shrink-0 sm:min-w-24"
-          aria-label={`Copy ${term}`}
-          onClick={() => void onCopy()}
-        >
-          {state === 'copied' ? 'Copied' : 'Copy'}
-        </Button>
+      <dt className="font-medium text-slate-700 dark:text-slate-300">{term}</dt>
+      <dd className="flex flex-col gap-1">
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+          <code className="min-w-0 flex-1 rounded-md bg-slate-100 px-3 py-2 font-mono wrap-anywhere dark:bg-slate-800">
+            {value}
+          </code>
+          <Button
+            variant="secondary"
+            className="shrink-0 sm:min-w-24"
+            aria-label={`Copy ${term}`}
+            onClick={() => void onCopy()}
+          >
+            {state === 'copied' ? 'Copied' : 'Copy'}
+          </Button>
+        </div>
+        <p role="status" className="text-sm">
+          {state === 'copied' ? `${term} copied.` : null}
+          {state === 'failed' ? 'Copying did not work here: select the text and copy it.' : null}
+        </p>
       </dd>
-      <p role="status" className="text-sm">
-        {state === 'copied' ? `${term} copied.` : null}
-        {state === 'failed' ? 'Copying did not work here: select the text and copy it.' : null}
-      </p>
     </div>
   );
 }
