@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { client, TestApp } from '../server/test/support/oidc-app';
 import { serverWithInitial, signUpVerified, type Member } from './support/api';
 import { checkScreen, expectScreenTitle } from './support/checks';
@@ -15,9 +15,10 @@ import {
 
 /**
  * Admin → Apps in the browser: an operator registers an app (a return address the server refuses
- * says why under its field), copies its secret from the one time it is shown, and a real relying
- * party (openid-client in this process, its callback a small web server here) signs a member in
- * with that client id and secret through Gatehouse's screens. Removed (after a question naming
+ * says why under its field), copies its secret from the one time it is shown, edits its return
+ * addresses and makes it a new secret; a real relying party (openid-client in this process, its
+ * callback a small web server here) signs a member in with that client id and the new secret
+ * through Gatehouse's screens (the old secret is refused). Removed (after a question naming
  * it), the app can sign no one in, and what it was given stops working.
  */
 
@@ -54,16 +55,15 @@ function appsList(page: Page) {
   return page.getByRole('list', { name: 'Apps' });
 }
 
-/** The value shown beside `term` in the new app's card. */
-async function shownValue(page: Page, term: string): Promise<string> {
-  const card = page.getByRole('region', { name: `${APP_NAME} Is Registered` });
+/** The value shown beside `term` in a card of settings to copy. */
+async function shownValue(card: Locator, term: string): Promise<string> {
   const value = card
     .locator('dt', { hasText: term })
     .locator('xpath=following-sibling::dd[1]//code');
   return (await value.textContent()) ?? '';
 }
 
-test('an operator registers an app, its secret shown once; a member signs in to it; removed, it signs no one in', async ({
+test('an operator registers an app, its secret shown once, edits it; a member signs in to it; removed, it signs no one in', async ({
   page,
   browser,
 }) => {
@@ -97,11 +97,11 @@ test('an operator registers an app, its secret shown once; a member signs in to 
   const card = page.getByRole('region', { name: `${APP_NAME} Is Registered` });
   await expect(card.getByRole('heading', { name: `${APP_NAME} Is Registered` })).toBeFocused();
   await expect(card).toContainText('The secret will not be shown again.');
-  const clientId = await shownValue(page, 'Client ID');
-  const secret = await shownValue(page, 'Client Secret');
+  const clientId = await shownValue(card, 'Client ID');
+  const secret = await shownValue(card, 'Client Secret');
   expect(clientId).toMatch(/^[a-z0-9]{24}$/);
   expect(secret.length).toBeGreaterThanOrEqual(32);
-  expect(await shownValue(page, 'Issuer')).toBe(`${ORIGIN}/oidc`);
+  expect(await shownValue(card, 'Issuer')).toBe(`${ORIGIN}/oidc`);
   await card.getByRole('button', { name: 'Copy Client Secret' }).click();
   await expect(card.getByText('Client Secret copied.')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
@@ -122,8 +122,35 @@ test('an operator registers an app, its secret shown once; a member signs in to 
   expect(await page.content()).not.toContain(secret);
   await checkScreen(page, 'Apps, one app');
 
+  // Edit: a second return address, through the same checks.
+  await row.getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('form', { name: `Edit ${APP_NAME}` });
+  await expect(edit.getByLabel('Name', { exact: true })).toBeFocused();
+  await edit
+    .getByLabel('Return addresses', { exact: true })
+    .fill(`${appBase}/callback\n${appBase}/other-callback`);
+  await checkScreen(page, 'Apps, editing an app');
+  await edit.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: `${APP_NAME} has been saved.` }),
+  ).toBeVisible();
+  await expect(edit).toHaveCount(0);
+  await expect(row).toContainText(`${appBase}/other-callback`);
+
+  // New Secret, after a question naming the app: shown once, the old one stops working.
+  await row.getByRole('button', { name: 'New Secret' }).click();
+  await page
+    .getByRole('dialog', { name: `A new secret for ${APP_NAME}?` })
+    .getByRole('button', { name: 'Yes, Make a New Secret' })
+    .click();
+  const renewed = page.getByRole('region', { name: `A New Secret for ${APP_NAME}` });
+  await expect(renewed.getByRole('heading')).toBeFocused();
+  const newSecret = await shownValue(renewed, 'Client Secret');
+  expect(newSecret).not.toBe(secret);
+  await renewed.getByRole('button', { name: 'Done' }).click();
+
   // A real app signs a member in with that client id and secret, in the member's own browser.
-  const app = new TestApp(ORIGIN, clientId, secret, appBase);
+  const app = new TestApp(ORIGIN, clientId, newSecret, appBase);
   await app.discover();
   const memberContext = await browser.newContext({ baseURL: ORIGIN });
   const memberPage = await memberContext.newPage();
@@ -141,7 +168,12 @@ test('an operator registers an app, its secret shown once; a member signs in to 
   ).toBeVisible();
   await control(memberPage, 'Allow').click();
   await memberPage.waitForURL((u) => u.href.startsWith(app.redirectUri));
-  const tokens = await app.tokens(new URL(memberPage.url()), signIn);
+  const callback = new URL(memberPage.url());
+  const stale = new TestApp(ORIGIN, clientId, secret, appBase);
+  await stale.discover();
+  const oldSecret = await stale.tokens(callback, signIn).catch((err: unknown) => err);
+  expect((oldSecret as client.ResponseBodyError).error).toBe('invalid_client');
+  const tokens = await app.tokens(callback, signIn);
   expect(tokens.claims()).toMatchObject({ email: member.email, groups: ['members'] });
 
   // Removed, after a question naming it: Cancel first (it changes nothing), then by keyboard.

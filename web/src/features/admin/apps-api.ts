@@ -5,8 +5,8 @@ import { adminKeys } from './api';
 
 /**
  * The console's Apps screen: the apps that sign members in with Gatehouse (docs/api.md, "Gatehouse
- * as an OpenID provider"), operators only. Registering and removing need a fresh session: the
- * requests get the "Confirm it's you" dialog by themselves (lib/pb.ts).
+ * as an OpenID provider"), operators only. Registering, changing, a new secret and removing need
+ * a fresh session: the requests get the "Confirm it's you" dialog by themselves (lib/pb.ts).
  */
 
 // The answers' types are the server's schemas (contract/oidc.ts).
@@ -61,4 +61,15 @@ export function linesOf(text: string): string[] {
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter(Boolean);
+}
+
+/** Changes an app's settings (the same checks); a public app made confidential gets a secret. */
+export function updateApp(id: string, fields: AppFields): Promise<AppSavedAnswer> {
+  return pb.send<AppSavedAnswer>(appPath(id), { method: 'PATCH', body: fields });
+}
+
+/** A new secret for a confidential app, shown this once; the old one stops working at once. */
+export async function newAppSecret(id: string): Promise<string> {
+  const answer = await pb.send<{ secret: string }>(`${appPath(id)}/secret`, { method: 'POST' });
+  return answer.secret;
 }

@@ -17,8 +17,10 @@ import {
   appsKeys,
   appsQueryOptions,
   linesOf,
+  newAppSecret,
   registerApp,
   removeApp,
+  updateApp,
   type App,
   type AppField,
   type AppFields,
@@ -47,39 +49,60 @@ const GROUPS = [
   { value: 'operators', label: 'Operators only', hint: 'Other members are turned away.' },
 ] as const;
 
+/** A question before an action on an app. */
+type Asking = { kind: 'remove' | 'secret'; app: App } | null;
+
+/** Settings to copy into the app, shown once: after registering, or with a new secret. */
+type Shown = { answer: AppSavedAnswer; heading: string } | null;
+
 /**
  * Admin → Apps: the community's other apps that sign members in with Gatehouse (OpenID Connect),
  * each with its client id, return addresses, kind of client and who may use it; Register App
  * (the server checks the fields, its words show under them) shows the new app's secret this once,
- * with Copy; Remove asks first, naming the app. Registering and removing need a fresh session
- * ("Confirm it's you", lib/pb.ts).
+ * with Copy; Edit changes an app's settings with the same checks; New Secret and Remove ask
+ * first, naming the app. Each of these needs a fresh session ("Confirm it's you", lib/pb.ts).
  */
 export function AppsScreen() {
   usePageTitle('Apps');
   const viewer = useCurrentUser()?.id ?? '';
   const queryClient = useQueryClient();
   const apps = useQuery(appsQueryOptions(viewer));
-  const [saved, setSaved] = useState<AppSavedAnswer | null>(null);
-  const [asking, setAsking] = useState<App | null>(null);
-  const [removing, setRemoving] = useState(false);
+  const [shown, setShown] = useState<Shown>(null);
+  const [asking, setAsking] = useState<Asking>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [running, setRunning] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: appsKeys.apps(viewer) });
 
-  async function onRemove(app: App) {
-    setRemoving(true);
+  async function onConfirm(question: NonNullable<Asking>) {
+    const { kind, app } = question;
+    setRunning(true);
     setNotice(null);
     setError(null);
     try {
-      await removeApp(app.id);
-      setNotice(`${app.name} has been removed. It can no longer sign anyone in.`);
-      if (saved?.app.id === app.id) setSaved(null);
+      if (kind === 'remove') {
+        await removeApp(app.id);
+        setNotice(`${app.name} has been removed. It can no longer sign anyone in.`);
+        if (shown?.answer.app.id === app.id) setShown(null);
+        if (editing === app.id) setEditing(null);
+      } else {
+        const secret = await newAppSecret(app.id);
+        setShown({ answer: { app, secret }, heading: `A New Secret for ${app.name}` });
+      }
     } catch (err) {
-      setError(adminErrorMessage(err, 'Failed to remove the app. Please try again.'));
+      setError(
+        adminErrorMessage(
+          err,
+          kind === 'remove'
+            ? 'Failed to remove the app. Please try again.'
+            : 'Failed to make a new secret. Please try again.',
+        ),
+      );
     }
     setAsking(null);
-    setRemoving(false);
+    setRunning(false);
     await refresh();
   }
 
@@ -93,12 +116,13 @@ export function AppsScreen() {
       <LiveMessage tone="success">{notice}</LiveMessage>
       <LiveMessage tone="error">{error}</LiveMessage>
 
-      {saved ? (
+      {shown ? (
         <SecretCard
-          key={saved.app.id}
-          saved={saved}
+          key={`${shown.answer.app.id}:${shown.answer.secret}`}
+          heading={shown.heading}
+          saved={shown.answer}
           issuer={issuer ?? ''}
-          onDone={() => setSaved(null)}
+          onDone={() => setShown(null)}
         />
       ) : null}
 
@@ -126,34 +150,95 @@ export function AppsScreen() {
         ) : null}
         {apps.isSuccess && apps.data.items.length > 0 ? (
           <ul className="flex flex-col gap-2" aria-label="Apps">
-            {apps.data.items.map((app) => (
-              <AppRow key={app.id} app={app} disabled={removing} onRemove={() => setAsking(app)} />
-            ))}
+            {apps.data.items.map((app) =>
+              editing === app.id ? (
+                <li
+                  key={app.id}
+                  className="rounded-md border border-slate-200 px-3 py-3 dark:border-slate-700"
+                >
+                  <AppForm
+                    label={`Edit ${app.name}`}
+                    initial={draftOf(app)}
+                    submit={(fields) => updateApp(app.id, fields)}
+                    submitLabel="Save Changes"
+                    busyLabel="Saving..."
+                    failure="Failed to save the app. Please try again."
+                    onCancel={() => setEditing(null)}
+                    onSaved={async (answer) => {
+                      setEditing(null);
+                      setError(null);
+                      setNotice(`${answer.app.name} has been saved.`);
+                      if (answer.secret) {
+                        setShown({ answer, heading: `A New Secret for ${answer.app.name}` });
+                      }
+                      await refresh();
+                    }}
+                  />
+                </li>
+              ) : (
+                <AppRow
+                  key={app.id}
+                  app={app}
+                  disabled={running}
+                  onEdit={() => {
+                    setNotice(null);
+                    setEditing(app.id);
+                  }}
+                  onNewSecret={() => setAsking({ kind: 'secret', app })}
+                  onRemove={() => setAsking({ kind: 'remove', app })}
+                />
+              ),
+            )}
           </ul>
         ) : null}
       </TitledCard>
 
-      <RegisterAppCard
-        onRegistered={async (answer) => {
-          setNotice(null);
-          setError(null);
-          setSaved(answer);
-          await refresh();
-        }}
-      />
+      <TitledCard
+        title="Register an App"
+        description="Only the return addresses listed here are accepted, exactly as written."
+      >
+        <AppForm
+          label="Register an App"
+          initial={EMPTY}
+          submit={registerApp}
+          submitLabel="Register App"
+          busyLabel="Registering..."
+          failure="Failed to register the app. Please try again."
+          onSaved={async (answer) => {
+            setNotice(null);
+            setError(null);
+            setShown({ answer, heading: `${answer.app.name} Is Registered` });
+            await refresh();
+          }}
+        />
+      </TitledCard>
 
-      {asking ? (
+      {asking?.kind === 'remove' ? (
         <ConfirmAction
           question={{
-            title: `Remove ${asking.name}?`,
+            title: `Remove ${asking.app.name}?`,
             description:
               'It can no longer sign anyone in: every sign-in it holds ends now, and what members allowed it to know is forgotten. This cannot be undone.',
             confirm: 'Yes, Remove',
             busy: 'Removing...',
           }}
-          running={removing}
+          running={running}
           onCancel={() => setAsking(null)}
-          onConfirm={() => void onRemove(asking)}
+          onConfirm={() => void onConfirm(asking)}
+        />
+      ) : null}
+      {asking?.kind === 'secret' ? (
+        <ConfirmAction
+          question={{
+            title: `A new secret for ${asking.app.name}?`,
+            description:
+              'The secret it has now stops working at once: the app signs no one in until its settings have the new one, which is shown once.',
+            confirm: 'Yes, Make a New Secret',
+            busy: 'Making...',
+          }}
+          running={running}
+          onCancel={() => setAsking(null)}
+          onConfirm={() => void onConfirm(asking)}
         />
       ) : null}
     </>
@@ -163,10 +248,14 @@ export function AppsScreen() {
 function AppRow({
   app,
   disabled,
+  onEdit,
+  onNewSecret,
   onRemove,
 }: {
   app: App;
   disabled: boolean;
+  onEdit: () => void;
+  onNewSecret: () => void;
   onRemove: () => void;
 }) {
   const nameId = useId();
@@ -180,14 +269,18 @@ function AppRow({
           <code className="font-mono wrap-anywhere">{app.id}</code>
         </Detail>
         <Detail term="Return addresses">
-          <ul className="flex flex-col gap-1">
-            {app.redirectUris.map((uri) => (
-              <li key={uri}>
-                <code className="font-mono wrap-anywhere">{uri}</code>
-              </li>
-            ))}
-          </ul>
+          <Addresses uris={app.redirectUris} />
         </Detail>
+        {app.postLogoutRedirectUris.length > 0 ? (
+          <Detail term="Sign-out return addresses">
+            <Addresses uris={app.postLogoutRedirectUris} />
+          </Detail>
+        ) : null}
+        {app.backchannelLogoutUri ? (
+          <Detail term="Back-channel logout">
+            <Addresses uris={[app.backchannelLogoutUri]} />
+          </Detail>
+        ) : null}
         <Detail term="Client">
           {app.type === 'public' ? 'Public (no secret, PKCE)' : 'Confidential (has a secret)'}
         </Detail>
@@ -196,10 +289,29 @@ function AppRow({
         </Detail>
         <Detail term="Registered">{formatDateTime(app.created)}</Detail>
       </dl>
-      <div>
+      <div className="flex flex-col gap-2 sm:flex-row">
         <Button
           variant="secondary"
-          className="w-full sm:w-auto sm:min-w-32"
+          className="sm:min-w-24"
+          aria-describedby={nameId}
+          disabled={disabled}
+          onClick={onEdit}
+        >
+          Edit
+        </Button>
+        {app.type === 'confidential' ? (
+          <Button
+            variant="secondary"
+            aria-describedby={nameId}
+            disabled={disabled}
+            onClick={onNewSecret}
+          >
+            New Secret
+          </Button>
+        ) : null}
+        <Button
+          variant="secondary"
+          className="sm:min-w-24"
           aria-describedby={nameId}
           disabled={disabled}
           onClick={onRemove}
@@ -208,6 +320,18 @@ function AppRow({
         </Button>
       </div>
     </li>
+  );
+}
+
+function Addresses({ uris }: { uris: string[] }) {
+  return (
+    <ul className="flex flex-col gap-1">
+      {uris.map((uri) => (
+        <li key={uri}>
+          <code className="font-mono wrap-anywhere">{uri}</code>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -226,10 +350,12 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
  * puts it away. Its heading takes focus, so keyboard and screen-reader users land on it.
  */
 function SecretCard({
+  heading: title,
   saved,
   issuer,
   onDone,
 }: {
+  heading: string;
   saved: AppSavedAnswer;
   issuer: string;
   onDone: () => void;
@@ -251,7 +377,7 @@ function SecretCard({
         tabIndex={-1}
         className="text-lg font-semibold wrap-anywhere focus:outline-none"
       >
-        {app.name} Is Registered
+        {title}
       </h2>
       <p className="text-sm text-slate-700 dark:text-slate-300">
         Type these into the app&apos;s OpenID Connect settings (the operations guide, under
@@ -265,7 +391,7 @@ function SecretCard({
       {secret ? (
         <Alert tone="info">
           <strong>The secret will not be shown again.</strong> Copy it now and keep it only in the
-          app&apos;s settings. If it is lost, remove the app and register it again.
+          app&apos;s settings. If it is lost, make a new one with New Secret.
         </Alert>
       ) : (
         <Alert tone="info">A public app has no secret: it proves each sign-in with PKCE.</Alert>
@@ -340,23 +466,53 @@ const EMPTY: Draft = {
   group: 'members',
 };
 
+function draftOf(app: App): Draft {
+  return {
+    name: app.name,
+    redirectUris: app.redirectUris.join('\n'),
+    postLogoutRedirectUris: app.postLogoutRedirectUris.join('\n'),
+    backchannelLogoutUri: app.backchannelLogoutUri,
+    type: app.type,
+    group: app.group,
+  };
+}
+
 /**
- * Register App: the name members see, the exact return addresses (one a line), the optional
- * sign-out addresses, the kind of client and who may use it. The server checks every field; what
- * it refuses shows under its field, the first one focused.
+ * An app's settings as a form (Register an App, and Edit): the name members see, the exact return
+ * addresses (one a line), the optional sign-out addresses, the kind of client and who may use it.
+ * The server checks every field; what it refuses shows under its field, the first one focused.
+ * Editing, the name field takes focus, and Cancel goes back.
  */
-function RegisterAppCard({
-  onRegistered,
+function AppForm({
+  label,
+  initial,
+  submit,
+  submitLabel,
+  busyLabel,
+  failure: failed,
+  onSaved,
+  onCancel,
 }: {
-  onRegistered: (answer: AppSavedAnswer) => Promise<void>;
+  label: string;
+  initial: Draft;
+  submit: (fields: AppFields) => Promise<AppSavedAnswer>;
+  submitLabel: string;
+  busyLabel: string;
+  failure: string;
+  onSaved: (answer: AppSavedAnswer) => Promise<void>;
+  onCancel?: () => void;
 }) {
-  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [draft, setDraft] = useState<Draft>(initial);
   const [errors, setErrors] = useState<Partial<Record<AppField, string>>>({});
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const inputs = useRef<Partial<Record<AppField, HTMLInputElement | HTMLTextAreaElement | null>>>(
     {},
   );
+  const editing = onCancel !== undefined;
+  useEffect(() => {
+    if (editing) inputs.current.name?.focus();
+  }, [editing]);
 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
@@ -368,7 +524,7 @@ function RegisterAppCard({
     setFailure(null);
     setBusy(true);
     try {
-      const answer = await registerApp({
+      const answer = await submit({
         name: draft.name.trim(),
         redirectUris: linesOf(draft.redirectUris),
         postLogoutRedirectUris: linesOf(draft.postLogoutRedirectUris),
@@ -376,8 +532,10 @@ function RegisterAppCard({
         type: draft.type,
         group: draft.group,
       });
-      setDraft(EMPTY);
-      await onRegistered(answer);
+      if (!editing) setDraft(EMPTY);
+      setBusy(false);
+      await onSaved(answer);
+      return;
     } catch (err) {
       const refused = statusOf(err) === 400 && !isNotConfirmed(err) ? fieldErrorsOf(err) : {};
       const found: Partial<Record<AppField, string>> = {};
@@ -389,106 +547,101 @@ function RegisterAppCard({
       if (first) {
         setErrors(found);
         inputs.current[first]?.focus();
-      } else setFailure(adminErrorMessage(err, 'Failed to register the app. Please try again.'));
-    } finally {
-      setBusy(false);
+      } else setFailure(adminErrorMessage(err, failed));
     }
+    setBusy(false);
   }
 
   return (
-    <TitledCard
-      title="Register an App"
-      description="Only the return addresses listed here are accepted, exactly as written."
-    >
-      <form
-        noValidate
-        onSubmit={onSubmit}
-        className="flex flex-col gap-4"
-        aria-label="Register an App"
-      >
-        <LiveMessage tone="error">{failure}</LiveMessage>
-        <Field
-          ref={(el) => {
-            inputs.current.name = el;
-          }}
-          label="Name"
-          hint="What members see: “Team Wiki will know your name and email”."
-          autoComplete="off"
-          value={draft.name}
-          error={errors.name ?? null}
-          onChange={(e) => set('name', e.target.value)}
-        />
-        <TextAreaField
-          ref={(el) => {
-            inputs.current.redirectUris = el;
-          }}
-          label="Return addresses"
-          hint="The app's sign-in callback, one address a line (https://wiki.example.org/oauth/callback)."
-          rows={3}
-          autoComplete="off"
-          spellCheck={false}
-          autoCapitalize="none"
-          value={draft.redirectUris}
-          error={errors.redirectUris ?? null}
-          onChange={(e) => set('redirectUris', e.target.value)}
-        />
-        <TextAreaField
-          ref={(el) => {
-            inputs.current.postLogoutRedirectUris = el;
-          }}
-          label="Sign-out return addresses (optional)"
-          hint="Where the app may send members after they sign out, one a line."
-          rows={2}
-          autoComplete="off"
-          spellCheck={false}
-          autoCapitalize="none"
-          value={draft.postLogoutRedirectUris}
-          error={errors.postLogoutRedirectUris ?? null}
-          onChange={(e) => set('postLogoutRedirectUris', e.target.value)}
-        />
-        <Field
-          ref={(el) => {
-            inputs.current.backchannelLogoutUri = el;
-          }}
-          label="Back-channel logout address (optional)"
-          hint="Gatehouse tells the app here when a member is signed out, disabled or deleted."
-          type="url"
-          autoComplete="off"
-          spellCheck={false}
-          autoCapitalize="none"
-          value={draft.backchannelLogoutUri}
-          error={errors.backchannelLogoutUri ?? null}
-          onChange={(e) => set('backchannelLogoutUri', e.target.value)}
-        />
-        <Choice
-          legend="Client"
-          name="type"
-          options={TYPES}
-          value={draft.type}
-          error={errors.type}
-          onChange={(value) => set('type', value)}
-          inputRef={(el) => {
-            if (el) inputs.current.type = el;
-          }}
-        />
-        <Choice
-          legend="Who may use it"
-          name="group"
-          options={GROUPS}
-          value={draft.group}
-          error={errors.group}
-          onChange={(value) => set('group', value)}
-          inputRef={(el) => {
-            if (el) inputs.current.group = el;
-          }}
-        />
-        <div>
-          <Button type="submit" className="w-full sm:w-auto sm:min-w-44" disabled={busy}>
-            {busy ? 'Registering...' : 'Register App'}
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" aria-label={label}>
+      {editing ? <h3 className="font-semibold wrap-anywhere">{label}</h3> : null}
+      <LiveMessage tone="error">{failure}</LiveMessage>
+      <Field
+        ref={(el) => {
+          inputs.current.name = el;
+        }}
+        label="Name"
+        hint="What members see: “Team Wiki will know your name and email”."
+        autoComplete="off"
+        value={draft.name}
+        error={errors.name ?? null}
+        onChange={(e) => set('name', e.target.value)}
+      />
+      <TextAreaField
+        ref={(el) => {
+          inputs.current.redirectUris = el;
+        }}
+        label="Return addresses"
+        hint="The app's sign-in callback, one address a line (https://wiki.example.org/oauth/callback)."
+        rows={3}
+        autoComplete="off"
+        spellCheck={false}
+        autoCapitalize="none"
+        value={draft.redirectUris}
+        error={errors.redirectUris ?? null}
+        onChange={(e) => set('redirectUris', e.target.value)}
+      />
+      <TextAreaField
+        ref={(el) => {
+          inputs.current.postLogoutRedirectUris = el;
+        }}
+        label="Sign-out return addresses (optional)"
+        hint="Where the app may send members after they sign out, one a line."
+        rows={2}
+        autoComplete="off"
+        spellCheck={false}
+        autoCapitalize="none"
+        value={draft.postLogoutRedirectUris}
+        error={errors.postLogoutRedirectUris ?? null}
+        onChange={(e) => set('postLogoutRedirectUris', e.target.value)}
+      />
+      <Field
+        ref={(el) => {
+          inputs.current.backchannelLogoutUri = el;
+        }}
+        label="Back-channel logout address (optional)"
+        hint="Gatehouse tells the app here when a member is signed out, disabled or deleted."
+        type="url"
+        autoComplete="off"
+        spellCheck={false}
+        autoCapitalize="none"
+        value={draft.backchannelLogoutUri}
+        error={errors.backchannelLogoutUri ?? null}
+        onChange={(e) => set('backchannelLogoutUri', e.target.value)}
+      />
+      <Choice
+        legend="Client"
+        name="type"
+        options={TYPES}
+        value={draft.type}
+        error={errors.type}
+        onChange={(value) => set('type', value)}
+        inputRef={(el) => {
+          if (el) inputs.current.type = el;
+        }}
+      />
+      <Choice
+        legend="Who may use it"
+        name="group"
+        options={GROUPS}
+        value={draft.group}
+        error={errors.group}
+        onChange={(value) => set('group', value)}
+        inputRef={(el) => {
+          if (el) inputs.current.group = el;
+        }}
+      />
+      <div className="flex flex-col-reverse gap-2 sm:flex-row">
+        {onCancel ? (
+          <Button variant="secondary" className="sm:min-w-32" disabled={busy} onClick={onCancel}>
+            Cancel
           </Button>
-        </div>
-      </form>
-    </TitledCard>
+        ) : null}
+        <Button type="submit" className="w-full sm:w-auto sm:min-w-44" disabled={busy}>
+          {busy ? busyLabel : submitLabel}
+        </Button>
+      </div>
+    </form>
   );
 }
 
