@@ -113,7 +113,10 @@ test('Crons: a job runs now, and its run shows in the log', async ({ page }) => 
   await openConsole(page);
   await openConsoleSection(page, 'Crons');
   const jobs = page.getByRole('list', { name: 'Jobs' });
-  const sessions = jobs.getByRole('listitem').filter({ hasText: 'sessions_cleanup' });
+  // By its name exactly: oidc_sessions_cleanup holds it too.
+  const sessions = jobs
+    .getByRole('listitem')
+    .filter({ has: page.getByText('sessions_cleanup', { exact: true }) });
   await expect(sessions).toContainText('Every hour: 0 * * * *');
   await expect(jobs.getByRole('listitem')).toHaveCount(7);
   await checkScreen(page, 'Crons', { every: true });
