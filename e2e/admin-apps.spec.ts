@@ -4,6 +4,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { client, TestApp } from '../server/test/support/oidc-app';
 import { serverWithInitial, signUpVerified, type Member } from './support/api';
 import { checkScreen, expectScreenTitle } from './support/checks';
+import { ageSessions, CONFIRM_DIALOG } from './support/reauth';
 import {
   control,
   expectLoginScreen,
@@ -19,10 +20,11 @@ import {
  * addresses and makes it a new secret; a real relying party (openid-client in this process, its
  * callback a small web server here) signs a member in with that client id and the new secret
  * through Gatehouse's screens (the old secret is refused). Removed (after a question naming
- * it), the app can sign no one in, and what it was given stops working.
+ * it, and "Confirm it's you" once the sign-in is not recent), the app can sign no one in, and
+ * what it was given stops working.
  */
 
-const { origin: ORIGIN, initial, spareCode } = serverWithInitial('apps');
+const { server, origin: ORIGIN, initial, spareCode } = serverWithInitial('apps');
 test.use({ baseURL: ORIGIN });
 // Each state is scanned with axe two or four times: room on a busy machine.
 test.describe.configure({ timeout: 360_000 });
@@ -186,7 +188,13 @@ test('an operator registers an app, its secret shown once, edits it; a member si
   await expect(dialog).toHaveCount(0);
   await expect(remove).toBeFocused();
   await page.keyboard.press('Enter');
+  // The operator's sign-in is no longer recent: "Confirm it's you" asks first (lib/pb.ts).
+  ageSessions(server, initial.id);
   await dialog.getByRole('button', { name: 'Yes, Remove' }).focus();
+  await page.keyboard.press('Enter');
+  const confirm = page.getByRole('dialog', { name: CONFIRM_DIALOG });
+  await expect(confirm.getByLabel('Password', { exact: true })).toBeFocused();
+  await page.keyboard.type(initial.password);
   await page.keyboard.press('Enter');
   await expect(
     page
