@@ -11,7 +11,9 @@ import { nowString } from '../tools/time.js';
  * session_id: the Gatehouse session). When that session ends (signed out, signed out everywhere,
  * the member disabled or deleted; core/sessions.ts's endSessions announces it), the provider's
  * session goes too: every app it signed the member in to gets a back-channel logout, and what the
- * provider issued under it (grants, codes, tokens) is revoked.
+ * provider issued under it (grants, codes, tokens) is revoked. A session that reached its absolute
+ * end, which nothing announces, and an event an instance missed are caught by the job
+ * `oidc_sessions_cleanup` (routes.ts, docs/decisions/0063).
  *
  * Several instances may hear the same event: each link is claimed by deleting it, and only the
  * instance whose delete removed it sends the logouts.
