@@ -12,13 +12,17 @@ import { adminKeys } from './api';
 // The answers' types are the server's schemas (contract/oidc.ts).
 export type { App, AppSavedAnswer, AppsAnswer };
 
-/** What the Register App form sends (`authMethod` left to the server: client_secret_post). */
+/**
+ * What the app's form sends. `authMethod` only for a confidential app whose method is kept (one the
+ * CLI set to client_secret_basic, edited here); without it the server uses client_secret_post.
+ */
 export interface AppFields {
   name: string;
   redirectUris: string[];
   postLogoutRedirectUris: string[];
   backchannelLogoutUri: string;
   type: 'confidential' | 'public';
+  authMethod?: string;
   group: 'members' | 'operators';
 }
 

@@ -179,20 +179,23 @@ describe('the console’s Apps', { timeout: 15_000 }, () => {
     expect(await screen.findByText(/^No apps yet\./)).toBeVisible();
   });
 
-  it('Edit saves an app’s settings with the same checks', async () => {
-    const { server, state } = onApps({
-      'PATCH /api/admin/apps/wikiclient0000000000000a': (req) => {
-        const body = req.body as { redirectUris: string[] };
-        if (body.redirectUris.length === 0) {
-          return pbError(400, INVALID, {
-            redirectUris: { code: 'validation_required', message: 'Cannot be blank.' },
-          });
-        }
-        const app = anApp({ redirectUris: body.redirectUris });
-        state.apps = [app];
-        return json(200, { app, secret: '' });
+  it('Edit saves an app’s settings with the same checks, keeping how it sends its secret', async () => {
+    const { server, state } = onApps(
+      {
+        'PATCH /api/admin/apps/wikiclient0000000000000a': (req) => {
+          const body = req.body as { redirectUris: string[] };
+          if (body.redirectUris.length === 0) {
+            return pbError(400, INVALID, {
+              redirectUris: { code: 'validation_required', message: 'Cannot be blank.' },
+            });
+          }
+          const app = anApp({ redirectUris: body.redirectUris, authMethod: 'client_secret_basic' });
+          state.apps = [app];
+          return json(200, { app, secret: '' });
+        },
       },
-    });
+      [anApp({ authMethod: 'client_secret_basic' })],
+    );
     const { user } = renderApp('/admin/apps');
     await screen.findByRole('list', { name: 'Apps' });
     await user.click(within(row('Team Wiki')).getByRole('button', { name: 'Edit' }));
@@ -211,6 +214,15 @@ describe('the console’s Apps', { timeout: 15_000 }, () => {
     await waitFor(() =>
       expect(row('Team Wiki')).toHaveTextContent('https://wiki.example.org/new-callback'),
     );
-    expect(server.to('PATCH', '/api/admin/apps/wikiclient0000000000000a')).toHaveLength(2);
+    const sent = server.to('PATCH', '/api/admin/apps/wikiclient0000000000000a');
+    expect(sent.map((r) => r.body)[1]).toEqual({
+      name: 'Team Wiki',
+      redirectUris: ['https://wiki.example.org/new-callback'],
+      postLogoutRedirectUris: [],
+      backchannelLogoutUri: '',
+      type: 'confidential',
+      authMethod: 'client_secret_basic',
+      group: 'members',
+    });
   });
 });

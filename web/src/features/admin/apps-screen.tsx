@@ -454,6 +454,8 @@ type Draft = {
   postLogoutRedirectUris: string;
   backchannelLogoutUri: string;
   type: AppFields['type'];
+  /** The method an app being edited has (kept while it stays confidential); '' when new. */
+  authMethod: string;
   group: AppFields['group'];
 };
 
@@ -463,6 +465,7 @@ const EMPTY: Draft = {
   postLogoutRedirectUris: '',
   backchannelLogoutUri: '',
   type: 'confidential',
+  authMethod: '',
   group: 'members',
 };
 
@@ -473,6 +476,7 @@ function draftOf(app: App): Draft {
     postLogoutRedirectUris: app.postLogoutRedirectUris.join('\n'),
     backchannelLogoutUri: app.backchannelLogoutUri,
     type: app.type,
+    authMethod: app.authMethod === 'none' ? '' : app.authMethod,
     group: app.group,
   };
 }
@@ -530,6 +534,9 @@ function AppForm({
         postLogoutRedirectUris: linesOf(draft.postLogoutRedirectUris),
         backchannelLogoutUri: draft.backchannelLogoutUri.trim(),
         type: draft.type,
+        ...(draft.type === 'confidential' && draft.authMethod
+          ? { authMethod: draft.authMethod }
+          : {}),
         group: draft.group,
       });
       if (!editing) setDraft(EMPTY);
