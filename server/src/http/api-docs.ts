@@ -50,65 +50,70 @@ type Document = {
   components?: { schemas?: Record<string, JsonSchema> };
 };
 
-export const apiDocs = fp(async (app: FastifyInstance, options: { version: string }) => {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: TITLE,
-        version: options.version,
-        description:
-          'PocketBase-compatible accounts API of Gatehouse. The flows, limits and error rules are in docs/api.md.',
-      },
-      components: {
-        securitySchemes: {
-          authToken: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'Authorization',
-            description: 'An auth token, with or without `Bearer `.',
+// Named: fastify-plugin names an anonymous plugin from a stack trace, which with
+// `--enable-source-maps` reads the bundle's whole source map at start (docs/decisions/0065).
+export const apiDocs = fp(
+  async (app: FastifyInstance, options: { version: string }) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: TITLE,
+          version: options.version,
+          description:
+            'PocketBase-compatible accounts API of Gatehouse. The flows, limits and error rules are in docs/api.md.',
+        },
+        components: {
+          securitySchemes: {
+            authToken: {
+              type: 'apiKey',
+              in: 'header',
+              name: 'Authorization',
+              description: 'An auth token, with or without `Bearer `.',
+            },
           },
         },
       },
-    },
-    // A request field with a default is not required of the client (it reads as '' when missing).
-    transformObject: (document) =>
-      'openapiObject' in document
-        ? (dropDefaultedRequired(document.openapiObject as unknown as Document) as never)
-        : document.swaggerObject,
-    exposeHeadRoutes: false,
-  });
+      // A request field with a default is not required of the client (it reads as '' when missing).
+      transformObject: (document) =>
+        'openapiObject' in document
+          ? (dropDefaultedRequired(document.openapiObject as unknown as Document) as never)
+          : document.swaggerObject,
+      exposeHeadRoutes: false,
+    });
 
-  let json: string | undefined;
-  let html: string | undefined;
-  const documentJson = () => (json ??= JSON.stringify(app.swagger()));
+    let json: string | undefined;
+    let html: string | undefined;
+    const documentJson = () => (json ??= JSON.stringify(app.swagger()));
 
-  app.get(
-    '/api/docs/openapi.json',
-    { schema: { summary: 'This OpenAPI document', tags: ['Reference'] } },
-    async (_request, reply) => {
-      reply.type('application/json; charset=utf-8');
-      return documentJson();
-    },
-  );
-  app.get(
-    '/api/docs',
-    { schema: { summary: 'This reference, as a page', tags: ['Reference'] } },
-    async (_request, reply) => {
-      reply.type('text/html; charset=utf-8');
-      reply.header('content-security-policy', DOCS_CSP);
-      return (html ??= renderReference(JSON.parse(documentJson()) as Document));
-    },
-  );
-  app.get(
-    '/api/docs/reference.css',
-    { schema: { summary: "The reference page's stylesheet", tags: ['Reference'] } },
-    async (_request, reply) => {
-      reply.type('text/css; charset=utf-8');
-      return STYLES;
-    },
-  );
-});
+    app.get(
+      '/api/docs/openapi.json',
+      { schema: { summary: 'This OpenAPI document', tags: ['Reference'] } },
+      async (_request, reply) => {
+        reply.type('application/json; charset=utf-8');
+        return documentJson();
+      },
+    );
+    app.get(
+      '/api/docs',
+      { schema: { summary: 'This reference, as a page', tags: ['Reference'] } },
+      async (_request, reply) => {
+        reply.type('text/html; charset=utf-8');
+        reply.header('content-security-policy', DOCS_CSP);
+        return (html ??= renderReference(JSON.parse(documentJson()) as Document));
+      },
+    );
+    app.get(
+      '/api/docs/reference.css',
+      { schema: { summary: "The reference page's stylesheet", tags: ['Reference'] } },
+      async (_request, reply) => {
+        reply.type('text/css; charset=utf-8');
+        return STYLES;
+      },
+    );
+  },
+  { name: 'api-docs' },
+);
 
 /** Nothing but this page's own stylesheet. */
 const DOCS_CSP =

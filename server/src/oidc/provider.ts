@@ -3,6 +3,7 @@ import type Provider from 'oidc-provider';
 import type { KoaContext } from 'oidc-provider';
 import type { AppContext } from '../core/context.js';
 import { isOperator } from '../core/users.js';
+import { lazyRequire } from '../tools/lazy-require.js';
 import { nowString } from '../tools/time.js';
 import { adapterClass } from './adapter.js';
 import { ensureSigningKey, ID_TOKEN_TTL_SECONDS, KEYS_REFRESH_MS, loadKeys } from './keys.js';
@@ -101,7 +102,10 @@ export class OidcProvider {
     if (this.built && this.built.version === keys.version && this.built.issuer === issuer) {
       return this.built;
     }
-    const { default: ProviderClass } = await import('oidc-provider');
+    // require, not import(): an ES module that Node (20.19 and later) loads with require, since
+    // the built server runs from V8's code cache, where Node 20 loses what import() needs
+    // (docs/decisions/0065).
+    const { default: ProviderClass } = lazyRequire<typeof import('oidc-provider')>('oidc-provider');
     const provider = new ProviderClass(issuer, this.configuration(keys.keys));
     // Behind the proxies TRUST_PROXY names, the request's scheme and host are the proxy's.
     provider.proxy = this.ctx.config.trustProxy !== false;

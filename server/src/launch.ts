@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import { SourceMap, createRequire } from 'node:module';
+import path from 'node:path';
+import vm from 'node:vm';
+
+/**
+ * What `node server/dist/main.js` runs (built from this file by scripts/build-server.mjs): it loads
+ * the bundled server, server/dist/server.cjs (built from main.ts), with V8's code cache, so a start
+ * does not parse 3 MB of JavaScript again (docs/decisions/0065).
+ *
+ * The cache (server/dist/server.cache) is made by the build; a server whose cache is missing, was
+ * made by another Node version, or holds only what the build compiled writes a fuller one (with
+ * every function its start and first requests compiled) once, 10 s after it started, when the
+ * folder is writable. V8 checks its own version and flags; the bundle's hash in the file's first
+ * bytes ties the cache to the bundle (V8 itself only compares the source's length).
+ */
+
+/** Set by the build: the SHA-256 of server.cjs, in hex. */
+declare const BUNDLE_HASH: string;
+
+const dir = import.meta.dirname;
+const bundle = path.join(dir, 'server.cjs');
+const cacheFile = path.join(dir, 'server.cache');
+/** The cache's header: the bundle's hash, then `b` (made by the build) or `r` (by a running server). */
+const HEADER = 65;
+/** When a running server writes its cache: after the start and its first requests. */
+const WRITE_AFTER_MS = 10_000;
+
+/** The bundle is CommonJS, run in a function like Node's own module wrapper. */
+const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {\n';
+
+function readCache(): { data: Buffer; kind: string } | undefined {
+  let file: Buffer;
+  try {
+    file = fs.readFileSync(cacheFile);
+  } catch {
+    return undefined;
+  }
+  if (file.length <= HEADER || file.toString('latin1', 0, 64) !== BUNDLE_HASH) return undefined;
+  return { data: file.subarray(HEADER), kind: file.toString('latin1', 64, HEADER) };
+}
+
+/** Writes the cache beside the bundle, whole or not at all (a rename), if the folder allows. */
+function writeCache(script: vm.Script): void {
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch {
+    return; // a read-only install keeps the build's cache
+  }
+  const temp = `${cacheFile}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(
+      temp,
+      Buffer.concat([Buffer.from(`${BUNDLE_HASH}r`), script.createCachedData()]),
+    );
+    fs.renameSync(temp, cacheFile);
+  } catch {
+    fs.rmSync(temp, { force: true });
+  }
+}
+
+/**
+ * With `--enable-source-maps`, Node maps the stack traces of the files its loaders load; the
+ * bundle is compiled here instead, so its frames are mapped here, to `server/src` files and lines,
+ * through server.cjs.map (read at the first stack trace, not at start).
+ */
+function mapStackTraces(): void {
+  let map: SourceMap | null | undefined;
+  const load = () => {
+    try {
+      return new SourceMap(JSON.parse(fs.readFileSync(`${bundle}.map`, 'utf8')));
+    } catch {
+      return null;
+    }
+  };
+  const mapFrame = (frame: NodeJS.CallSite): string => {
+    const text = String(frame);
+    const line = frame.getLineNumber();
+    const column = frame.getColumnNumber();
+    if (frame.getFileName() !== bundle || line === null || column === null) return text;
+    map ??= load();
+    const entry = map?.findEntry(line - 1, column - 1) as
+      Partial<{ originalSource: string; originalLine: number; originalColumn: number }> | undefined;
+    if (entry?.originalSource === undefined || entry.originalLine === undefined) return text;
+    const source = entry.originalSource.startsWith('file://')
+      ? entry.originalSource.slice('file://'.length)
+      : path.resolve(dir, entry.originalSource);
+    const from = `${bundle}:${line}:${column}`;
+    const at = text.lastIndexOf(from);
+    if (at < 0) return text;
+    const to = `${source}:${entry.originalLine + 1}:${(entry.originalColumn ?? 0) + 1}`;
+    return text.slice(0, at) + to + text.slice(at + from.length);
+  };
+  Error.prepareStackTrace = (error: Error, frames: NodeJS.CallSite[]) => {
+    let head: string;
+    try {
+      head = Error.prototype.toString.call(error);
+    } catch {
+      head = '<error>';
+    }
+    return head + frames.map((frame) => `\n    at ${mapFrame(frame)}`).join('');
+  };
+}
+
+const source = fs.readFileSync(bundle, 'utf8');
+const cache = readCache();
+const script = new vm.Script(`${WRAPPER_START}${source}\n})`, {
+  filename: bundle,
+  lineOffset: -1, // the wrapper's line: the bundle's lines keep their numbers
+  cachedData: cache?.data,
+});
+if (!cache || cache.kind !== 'r' || script.cachedDataRejected) {
+  setTimeout(() => writeCache(script), WRITE_AFTER_MS).unref();
+}
+if (process.sourceMapsEnabled) mapStackTraces();
+const module = { exports: {} };
+(script.runInThisContext() as (...args: unknown[]) => void)(
+  module.exports,
+  createRequire(bundle),
+  module,
+  bundle,
+  dir,
+);
