@@ -1,65 +1,71 @@
 import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { z } from 'zod';
 
 /**
  * Environment → typed, validated configuration. Every variable an operator can set is here,
  * with its default; a bad value stops the server at start with a message naming the variable.
+ * Plain checks, no validation library: this runs at every start and every CLI command
+ * (docs/decisions/0065).
  */
 
-const flag = (name: string, fallback: boolean) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value === '') return fallback;
-      const v = value.trim().toLowerCase();
-      if (['on', 'true', '1', 'yes'].includes(v)) return true;
-      if (['off', 'false', '0', 'no'].includes(v)) return false;
-      ctx.addIssue({ code: 'custom', message: `${name} must be "on" or "off", got "${value}"` });
-      return z.NEVER;
-    });
+/** Reads one variable: its value, or a message in `problems` (and any value, never used). */
+type Field<T> = (value: string | undefined, problems: string[]) => T;
 
-const int = (name: string, fallback: number, min: number, max: number) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value === '') return fallback;
-      const n = Number(value);
-      if (!Number.isInteger(n) || n < min || n > max) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `${name} must be a whole number from ${min} to ${max}, got "${value}"`,
-        });
-        return z.NEVER;
-      }
-      return n;
-    });
+/** A value the caller never uses: `problems` holds why there is none. */
+const REFUSED = undefined as never;
 
-const url = (name: string, protocols: string[]) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === '') return undefined;
-      let parsed: URL;
-      try {
-        parsed = new URL(value.trim());
-      } catch {
-        ctx.addIssue({ code: 'custom', message: `${name} is not a valid URL` });
-        return z.NEVER;
-      }
-      if (!protocols.includes(parsed.protocol)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`,
-        });
-        return z.NEVER;
-      }
-      return value.trim();
-    });
+const text: Field<string | undefined> = (value) => value;
+
+const flag =
+  (name: string, fallback: boolean): Field<boolean> =>
+  (value, problems) => {
+    if (value === undefined || value === '') return fallback;
+    const v = value.trim().toLowerCase();
+    if (['on', 'true', '1', 'yes'].includes(v)) return true;
+    if (['off', 'false', '0', 'no'].includes(v)) return false;
+    problems.push(`${name} must be "on" or "off", got "${value}"`);
+    return REFUSED;
+  };
+
+const int =
+  (name: string, fallback: number, min: number, max: number): Field<number> =>
+  (value, problems) => {
+    if (value === undefined || value === '') return fallback;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max}, got "${value}"`);
+      return REFUSED;
+    }
+    return n;
+  };
+
+const url =
+  (name: string, protocols: string[]): Field<string | undefined> =>
+  (value, problems) => {
+    if (value === undefined || value.trim() === '') return undefined;
+    let parsed: URL;
+    try {
+      parsed = new URL(value.trim());
+    } catch {
+      problems.push(`${name} is not a valid URL`);
+      return REFUSED;
+    }
+    if (!protocols.includes(parsed.protocol)) {
+      problems.push(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+      return REFUSED;
+    }
+    return value.trim();
+  };
+
+const oneOf =
+  <T extends string>(values: readonly T[], message: string): Field<T | undefined> =>
+  (value, problems) => {
+    if (value === undefined) return undefined;
+    if ((values as readonly string[]).includes(value)) return value as T;
+    problems.push(message);
+    return REFUSED;
+  };
 
 /**
  * TOKEN_SECRET values this repository shows as examples (deploy/compose.env.example). Anyone can
@@ -69,62 +75,52 @@ const url = (name: string, protocols: string[]) =>
  */
 export const EXAMPLE_TOKEN_SECRETS: readonly string[] = ['change-me-openssl-rand-base64-48'];
 
-const secret = (name: string, examples: readonly string[] = []) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value === '') return undefined;
-      if (examples.includes(value.trim())) {
-        ctx.addIssue({
-          code: 'custom',
-          message:
-            `${name} is the example value from this project's files, which anyone can read: ` +
-            'set a secret of your own (at least 32 characters, e.g. `openssl rand -base64 48`)',
-        });
-        return z.NEVER;
-      }
-      if (value.length < 32) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be at least 32 characters long` });
-        return z.NEVER;
-      }
-      return value;
-    });
+const secret =
+  (name: string, examples: readonly string[] = []): Field<string | undefined> =>
+  (value, problems) => {
+    if (value === undefined || value === '') return undefined;
+    if (examples.includes(value.trim())) {
+      problems.push(
+        `${name} is the example value from this project's files, which anyone can read: ` +
+          'set a secret of your own (at least 32 characters, e.g. `openssl rand -base64 48`)',
+      );
+      return REFUSED;
+    }
+    if (value.length < 32) {
+      problems.push(`${name} must be at least 32 characters long`);
+      return REFUSED;
+    }
+    return value;
+  };
 
 /**
  * Which proxies to believe in X-Forwarded-For: a hop count (`1` = the one proxy in front) or a
  * comma list of proxy addresses/CIDRs. Never "every hop": with that, a client's own leftmost entry
  * becomes its address (docs/decisions/0011-client-addresses-behind-proxies.md).
  */
-const trustProxy = z
-  .string()
-  .optional()
-  .transform((value, ctx): TrustProxy => {
-    const v = value?.trim().toLowerCase() ?? '';
-    if (['', 'off', 'false', 'no', '0'].includes(v)) return false;
-    if (['on', 'true', 'yes'].includes(v)) {
-      ctx.addIssue({
-        code: 'custom',
-        message:
-          `TRUST_PROXY=${value} would trust every X-Forwarded-For entry, so clients could choose ` +
-          'their own address. Write the number of proxies in front of the server (TRUST_PROXY=1 ' +
-          'for one reverse proxy) or their addresses (TRUST_PROXY=10.0.0.5,10.0.1.0/24)',
-      });
-      return z.NEVER;
-    }
-    if (/^\d+$/.test(v)) {
-      const hops = Number(v);
-      if (hops <= 10) return hops;
-    } else {
-      const list = v.split(',').map((entry) => entry.trim());
-      if (list.every(isProxyAddress)) return list;
-    }
-    ctx.addIssue({
-      code: 'custom',
-      message: `TRUST_PROXY must be off, a number of proxies from 1 to 10, or a comma list of proxy addresses/CIDRs, got "${value}"`,
-    });
-    return z.NEVER;
-  });
+const trustProxy: Field<TrustProxy> = (value, problems) => {
+  const v = value?.trim().toLowerCase() ?? '';
+  if (['', 'off', 'false', 'no', '0'].includes(v)) return false;
+  if (['on', 'true', 'yes'].includes(v)) {
+    problems.push(
+      `TRUST_PROXY=${value} would trust every X-Forwarded-For entry, so clients could choose ` +
+        'their own address. Write the number of proxies in front of the server (TRUST_PROXY=1 ' +
+        'for one reverse proxy) or their addresses (TRUST_PROXY=10.0.0.5,10.0.1.0/24)',
+    );
+    return REFUSED;
+  }
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    if (hops <= 10) return hops;
+  } else {
+    const list = v.split(',').map((entry) => entry.trim());
+    if (list.every(isProxyAddress)) return list;
+  }
+  problems.push(
+    `TRUST_PROXY must be off, a number of proxies from 1 to 10, or a comma list of proxy addresses/CIDRs, got "${value}"`,
+  );
+  return REFUSED;
+};
 
 function isProxyAddress(entry: string): boolean {
   const [address = '', prefix, ...rest] = entry.split('/');
@@ -134,61 +130,71 @@ function isProxyAddress(entry: string): boolean {
   return /^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
-const envSchema = z.object({
+const metricsToken: Field<string | undefined> = (value, problems) => {
+  if (value === undefined || value === '') return undefined;
+  if (value.length < 16 || /\s/.test(value)) {
+    problems.push('METRICS_TOKEN must be at least 16 characters, without spaces');
+    return REFUSED;
+  }
+  return value;
+};
+
+/** Every variable, in the order its problems are reported. */
+const ENV = {
   PORT: int('PORT', 8090, 0, 65535),
-  HOST: z.string().optional(),
+  HOST: text,
   APP_URL: url('APP_URL', ['http:', 'https:']),
-  APP_NAME: z.string().optional(),
-  DATA_DIR: z.string().optional(),
+  APP_NAME: text,
+  DATA_DIR: text,
   DATABASE_URL: url('DATABASE_URL', ['postgres:', 'postgresql:']),
   DATABASE_TIMEOUT_MS: int('DATABASE_TIMEOUT_MS', 5000, 100, 600_000),
   REDIS_URL: url('REDIS_URL', ['redis:', 'rediss:']),
   SMTP_URL: url('SMTP_URL', ['smtp:', 'smtps:']),
-  MAIL_FROM: z.string().optional(),
+  MAIL_FROM: text,
   INVITES_PER_USER: int('INVITES_PER_USER', 5, 0, 1000),
   RATE_LIMITS: flag('RATE_LIMITS', true),
   TRUST_PROXY: trustProxy,
-  LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-      error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
-    })
-    .optional(),
-  LOG_FORMAT: z.enum(['pretty', 'json'], { error: 'LOG_FORMAT must be pretty or json' }).optional(),
+  LOG_LEVEL: oneOf(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+  ),
+  LOG_FORMAT: oneOf(['pretty', 'json'], 'LOG_FORMAT must be pretty or json'),
   TOKEN_SECRET: secret('TOKEN_SECRET', EXAMPLE_TOKEN_SECRETS),
   MAIL_POLL_MS: int('MAIL_POLL_MS', 5000, 10, 3_600_000),
   MAIL_RETRY_BASE_MS: int('MAIL_RETRY_BASE_MS', 5000, 10, 3_600_000),
-  WEB_DIST: z.string().optional(),
+  WEB_DIST: text,
   SESSION_MAX_DAYS: int('SESSION_MAX_DAYS', 30, 1, 3650),
   REAUTH_MINUTES: int('REAUTH_MINUTES', 10, 1, 1440),
   AUDIT_RETENTION_DAYS: int('AUDIT_RETENTION_DAYS', 90, 1, 3650),
   LOGS_RETENTION_DAYS: int('LOGS_RETENTION_DAYS', 5, 0, 3650),
-  METRICS_TOKEN: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value === '') return undefined;
-      if (value.length < 16 || /\s/.test(value)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: 'METRICS_TOKEN must be at least 16 characters, without spaces',
-        });
-        return z.NEVER;
-      }
-      return value;
-    }),
-  OAUTH2_PROVIDERS: z.string().optional(),
-  OAUTH2_GITHUB_CLIENT_ID: z.string().optional(),
-  OAUTH2_GITHUB_CLIENT_SECRET: z.string().optional(),
-  OAUTH2_GOOGLE_CLIENT_ID: z.string().optional(),
-  OAUTH2_GOOGLE_CLIENT_SECRET: z.string().optional(),
-  OAUTH2_OIDC_CLIENT_ID: z.string().optional(),
-  OAUTH2_OIDC_CLIENT_SECRET: z.string().optional(),
+  METRICS_TOKEN: metricsToken,
+  OAUTH2_PROVIDERS: text,
+  OAUTH2_GITHUB_CLIENT_ID: text,
+  OAUTH2_GITHUB_CLIENT_SECRET: text,
+  OAUTH2_GOOGLE_CLIENT_ID: text,
+  OAUTH2_GOOGLE_CLIENT_SECRET: text,
+  OAUTH2_OIDC_CLIENT_ID: text,
+  OAUTH2_OIDC_CLIENT_SECRET: text,
   OAUTH2_OIDC_ISSUER: url('OAUTH2_OIDC_ISSUER', ['http:', 'https:']),
-  OAUTH2_OIDC_NAME: z.string().optional(),
+  OAUTH2_OIDC_NAME: text,
   OAUTH2_TIMEOUT_MS: int('OAUTH2_TIMEOUT_MS', 10_000, 100, 120_000),
-  GATE_COOKIE_DOMAIN: z.string().optional(),
-  GATE_HOSTS: z.string().optional(),
-});
+  GATE_COOKIE_DOMAIN: text,
+  GATE_HOSTS: text,
+};
+
+/** The variables, read. */
+type Env = { [K in keyof typeof ENV]: ReturnType<(typeof ENV)[K]> };
+
+/** Reads every variable; throws with every problem at once. */
+function readEnv(env: Record<string, string | undefined>): Env {
+  const problems: string[] = [];
+  const read: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(ENV) as [string, Field<unknown>][]) {
+    read[name] = field(env[name], problems);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return read as Env;
+}
 
 /** A host the gate protects (GATE_HOSTS), and who may pass. */
 export interface GateHost {
@@ -210,7 +216,7 @@ const HOSTNAME =
  * GATE_COOKIE_DOMAIN (`example.org`) and GATE_HOSTS (`wiki.example.org, grafana.example.org=operators`):
  * each host must sit under the cookie's domain, or the browser never sends it the cookie.
  */
-function gateConfig(e: z.infer<typeof envSchema>): { gate: GateConfig; problems: string[] } {
+function gateConfig(e: Env): { gate: GateConfig; problems: string[] } {
   const problems: string[] = [];
   const domain = e.GATE_COOKIE_DOMAIN?.trim().toLowerCase().replace(/^\./, '') || undefined;
   if (domain && !HOSTNAME.test(domain)) {
@@ -263,7 +269,7 @@ const DISPLAY_NAMES: Record<ProviderName, string> = {
  * OAUTH2_PROVIDERS and each named provider's variables. Plain http is accepted for an OIDC issuer
  * on this machine only (a local test provider); anything else must be https.
  */
-function providerConfigs(e: z.infer<typeof envSchema>): {
+function providerConfigs(e: Env): {
   providers: ProviderConfig[];
   problems: string[];
 } {
@@ -399,11 +405,7 @@ export class ConfigError extends Error {
 const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
-  }
-  const e = parsed.data;
+  const e = readEnv(env);
   const { providers, problems } = providerConfigs(e);
   const { gate, problems: gateProblems } = gateConfig(e);
   problems.push(...gateProblems);
