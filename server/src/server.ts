@@ -72,6 +72,9 @@ export async function startServer(
     for (const step of cleanup.reverse()) await step().catch((err) => log.error({ err }, 'close'));
   };
 
+  // The web app's files are read on the thread pool while the database is made ready.
+  const webAppLoaded = WebApp.load(config.webDist, config);
+  webAppLoaded.catch(() => {}); // awaited below; a failure stops the start there
   try {
     const { db } = database;
     await migrateToLatest(db);
@@ -145,7 +148,7 @@ export async function startServer(
     registerBackupSchedule(crons, ctx);
     for (const job of options.jobs ?? []) crons.add(job.id, job.expression, job.run);
     cleanup.push(() => crons.stop());
-    const webApp = await WebApp.load(config.webDist, config);
+    const webApp = await webAppLoaded;
     const routes: RunningServer['routes'] = [];
     const app = buildApp(ctx, webApp, log, { routes, requestLog, crons });
     // Closing order (reversed): HTTP first (in-flight requests finish), then the worker.

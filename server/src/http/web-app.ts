@@ -98,28 +98,37 @@ export class WebApp {
     const assets = new Map<string, Asset>();
     let indexHtml: string | undefined;
     try {
-      for (const file of await fs.readdir(dist, { recursive: true, withFileTypes: true })) {
-        // A file's compressed forms are read with it, never served under their own names.
-        if (!file.isFile() || /\.(gz|br)$/.test(file.name)) continue;
-        const full = path.join(file.parentPath, file.name);
-        const urlPath = '/' + path.relative(dist, full).split(path.sep).join('/');
-        const built = await fs.readFile(full);
-        const body = urlPath === '/changelog.json' ? nameReleaseNotes(built, site.appName) : built;
-        if (urlPath === '/index.html') {
-          indexHtml = body.toString('utf8');
-          continue;
-        }
-        const immutable = urlPath.startsWith('/assets/');
-        const hosted = asset(
-          body,
-          TYPES[path.extname(full)] ?? 'application/octet-stream',
-          immutable,
-        );
-        if (hosted.compressible && body === built) {
-          hosted.gzip = await readIfThere(`${full}.gz`);
-          hosted.br = await readIfThere(`${full}.br`);
-        }
-        assets.set(urlPath, hosted);
+      // A file's compressed forms are read with it, never served under their own names.
+      const files = (await fs.readdir(dist, { recursive: true, withFileTypes: true })).filter(
+        (file) => file.isFile() && !/\.(gz|br)$/.test(file.name),
+      );
+      // All at once: one after the other, the start waited on ~500 reads in turn.
+      const read = await Promise.all(
+        files.map(async (file) => {
+          const full = path.join(file.parentPath, file.name);
+          const urlPath = '/' + path.relative(dist, full).split(path.sep).join('/');
+          const built = await fs.readFile(full);
+          const body =
+            urlPath === '/changelog.json' ? nameReleaseNotes(built, site.appName) : built;
+          if (urlPath === '/index.html') return { urlPath, body };
+          const immutable = urlPath.startsWith('/assets/');
+          const hosted = asset(
+            body,
+            TYPES[path.extname(full)] ?? 'application/octet-stream',
+            immutable,
+          );
+          if (hosted.compressible && body === built) {
+            [hosted.gzip, hosted.br] = await Promise.all([
+              readIfThere(`${full}.gz`),
+              readIfThere(`${full}.br`),
+            ]);
+          }
+          return { urlPath, body, hosted };
+        }),
+      );
+      for (const { urlPath, body, hosted } of read) {
+        if (hosted) assets.set(urlPath, hosted);
+        else indexHtml = body.toString('utf8');
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
