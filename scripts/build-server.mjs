@@ -1,3 +1,4 @@
+/* global console, process */
 // `npm run build:server`: the server as one file, server/dist/server.cjs (with its source map),
 // so a start loads one file instead of several hundred (docs/decisions/0042), loaded by
 // server/dist/main.js (server/src/launch.ts) with V8's code cache, server/dist/server.cache, which
@@ -6,12 +7,12 @@
 // Types are checked by `npm run typecheck`, not here. Left outside the bundle: the native SQLite
 // and Argon2 bindings, and the packages loaded on first use (docs/decisions/0041), which stay in
 // node_modules.
-import { Buffer } from 'node:buffer';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import vm from 'node:vm';
 import { build } from 'esbuild';
+import { compile, writeCache } from './code-cache.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'server/dist');
@@ -71,16 +72,18 @@ await build({
   define: { BUNDLE_HASH: JSON.stringify(hash) },
 });
 
-// The code cache of what compiling the bundle compiles (its top level); a running server adds
-// what its start compiled (launch.ts). Made with the same wrapper and file name as launch.ts.
-const script = new vm.Script(
-  `(function (exports, require, module, __filename, __dirname) {\n${bundle}\n})`,
-  { filename: path.join(dist, 'server.cjs'), lineOffset: -1 },
+// The code cache (scripts/code-cache.mjs): what a start compiles, recorded by starting the bundle
+// once on a throwaway database; if that start fails, what compiling the bundle compiles.
+const cacheFile = path.join(dist, 'server.cache');
+const trained = spawnSync(
+  process.execPath,
+  [path.join(root, 'scripts/code-cache.mjs'), path.join(dist, 'server.cjs'), cacheFile, hash],
+  { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 120_000 },
 );
-fs.writeFileSync(
-  path.join(dist, 'server.cache'),
-  Buffer.concat([Buffer.from(`${hash}b`), script.createCachedData()]),
-);
+if (trained.status !== 0) {
+  console.warn(`The code cache holds the top level only: the start failed.\n${trained.stderr}`);
+  writeCache(cacheFile, hash, compile(path.join(dist, 'server.cjs'), bundle));
+}
 
 // The operator's CLI: an ES module, started once per command.
 await build({

@@ -8,10 +8,11 @@ import vm from 'node:vm';
  * the bundled server, server/dist/server.cjs (built from main.ts), with V8's code cache, so a start
  * does not parse 3 MB of JavaScript again (docs/decisions/0065).
  *
- * The cache (server/dist/server.cache) is made by the build; a server whose cache is missing, was
- * made by another Node version, or holds only what the build compiled writes a fuller one (with
- * every function its start and first requests compiled) once, 10 s after it started, when the
- * folder is writable. V8 checks its own version and flags; the bundle's hash in the file's first
+ * The cache (server/dist/server.cache) is made by the build, which starts the bundle once to
+ * record what a start compiles (scripts/code-cache.mjs, whose wrapper and file name this must
+ * match). V8 refuses a cache made by another Node version or with other V8 flags
+ * (`--max-old-space-size`…); such a server then compiles as without one, and writes its own
+ * cache 10 s after it started, when the folder is writable. The bundle's hash in the file's first
  * bytes ties the cache to the bundle (V8 itself only compares the source's length).
  */
 
@@ -21,15 +22,16 @@ declare const BUNDLE_HASH: string;
 const dir = import.meta.dirname;
 const bundle = path.join(dir, 'server.cjs');
 const cacheFile = path.join(dir, 'server.cache');
-/** The cache's header: the bundle's hash, then `b` (made by the build) or `r` (by a running server). */
-const HEADER = 65;
-/** When a running server writes its cache: after the start and its first requests. */
+/** The cache's header: the bundle's hash (hex). */
+const HEADER = 64;
+/** When a server whose cache was refused writes its own: after the start and first requests. */
 const WRITE_AFTER_MS = 10_000;
 
 /** The bundle is CommonJS, run in a function like Node's own module wrapper. */
 const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {\n';
+const WRAPPER_END = '\n})';
 
-function readCache(): { data: Buffer; kind: string } | undefined {
+function readCache(): Buffer | undefined {
   let file: Buffer;
   try {
     file = fs.readFileSync(cacheFile);
@@ -37,7 +39,7 @@ function readCache(): { data: Buffer; kind: string } | undefined {
     return undefined;
   }
   if (file.length <= HEADER || file.toString('latin1', 0, 64) !== BUNDLE_HASH) return undefined;
-  return { data: file.subarray(HEADER), kind: file.toString('latin1', 64, HEADER) };
+  return file.subarray(HEADER);
 }
 
 /** Writes the cache beside the bundle, whole or not at all (a rename), if the folder allows. */
@@ -49,10 +51,7 @@ function writeCache(script: vm.Script): void {
   }
   const temp = `${cacheFile}.${process.pid}.tmp`;
   try {
-    fs.writeFileSync(
-      temp,
-      Buffer.concat([Buffer.from(`${BUNDLE_HASH}r`), script.createCachedData()]),
-    );
+    fs.writeFileSync(temp, Buffer.concat([Buffer.from(BUNDLE_HASH), script.createCachedData()]));
     fs.renameSync(temp, cacheFile);
   } catch {
     fs.rmSync(temp, { force: true });
@@ -104,12 +103,12 @@ function mapStackTraces(): void {
 
 const source = fs.readFileSync(bundle, 'utf8');
 const cache = readCache();
-const script = new vm.Script(`${WRAPPER_START}${source}\n})`, {
+const script = new vm.Script(`${WRAPPER_START}${source}${WRAPPER_END}`, {
   filename: bundle,
   lineOffset: -1, // the wrapper's line: the bundle's lines keep their numbers
-  cachedData: cache?.data,
+  cachedData: cache,
 });
-if (!cache || cache.kind !== 'r' || script.cachedDataRejected) {
+if (!cache || script.cachedDataRejected) {
   setTimeout(() => writeCache(script), WRITE_AFTER_MS).unref();
 }
 if (process.sourceMapsEnabled) mapStackTraces();
