@@ -1,4 +1,4 @@
-import { hash, verify } from '@node-rs/argon2';
+import type * as Argon2 from '@node-rs/argon2';
 import type { dictionary } from '@zxcvbn-ts/language-common';
 import { fieldError, type FieldError } from '../core/errors.js';
 import { lazyRequire } from '../tools/lazy-require.js';
@@ -12,11 +12,15 @@ export const PASSWORD_MAX = 256;
  */
 const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
+/** The native library, loaded at the first password hashed or checked (docs/decisions/0041). */
+const argon2 = () => lazyRequire<typeof Argon2>('@node-rs/argon2');
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2);
+  return argon2().hash(password, ARGON2);
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  const { verify } = argon2(); // a missing library is an error, not a wrong password
   try {
     return await verify(passwordHash, password);
   } catch {
