@@ -72,9 +72,6 @@ export async function startServer(
     for (const step of cleanup.reverse()) await step().catch((err) => log.error({ err }, 'close'));
   };
 
-  // The web app's files are read on the thread pool while the database is made ready.
-  const webAppLoaded = WebApp.load(config.webDist, config);
-  webAppLoaded.catch(() => {}); // awaited below; a failure stops the start there
   try {
     const { db } = database;
     await migrateToLatest(db);
@@ -148,7 +145,7 @@ export async function startServer(
     registerBackupSchedule(crons, ctx);
     for (const job of options.jobs ?? []) crons.add(job.id, job.expression, job.run);
     cleanup.push(() => crons.stop());
-    const webApp = await webAppLoaded;
+    const webApp = new WebApp(config.webDist, config);
     const routes: RunningServer['routes'] = [];
     const app = buildApp(ctx, webApp, log, { routes, requestLog, crons });
     // Closing order (reversed): HTTP first (in-flight requests finish), then the worker.
@@ -157,6 +154,8 @@ export async function startServer(
 
     database.serveRequests();
     await app.listen({ port: config.port, host: config.host });
+    // After the listen: the web app's files are not needed to answer the API.
+    webApp.load().catch((err: unknown) => log.error({ err }, 'the web app could not be read'));
     worker.start();
     crons.start();
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -89,13 +90,40 @@ interface Asset {
 const escapeAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export class WebApp {
-  private constructor(
-    private readonly assets: Map<string, Asset>,
-    private readonly index: Asset,
-  ) {}
+  private assets = new Map<string, Asset>();
+  private index: Asset;
+  private reading: Promise<void> | undefined;
+  private read = false;
+  /** Whether the built app was found (else a placeholder page is served). */
+  readonly built: boolean;
 
-  static async load(dist: string, site: Site): Promise<WebApp> {
-    const assets = new Map<string, Asset>();
+  /**
+   * The app in `dist`, read by `load`: the server calls it once it listens, so a start does not
+   * wait for ~500 files (docs/decisions/0065); a page asked for before they are read waits for them.
+   */
+  constructor(
+    private readonly dist: string,
+    private readonly site: Site,
+  ) {
+    this.built = existsSync(path.join(dist, 'index.html'));
+    this.index = asset(
+      Buffer.from(personalize(placeholderPage(site.appName), site)),
+      TYPES['.html']!,
+      false,
+    );
+  }
+
+  /** Reads the files (once), then compresses what has no compressed forms in the background. */
+  load(): Promise<void> {
+    this.reading ??= this.readAll().then(() => {
+      this.read = true;
+      void this.compressAll();
+    });
+    return this.reading;
+  }
+
+  private async readAll(): Promise<void> {
+    const { dist, site } = this;
     let indexHtml: string | undefined;
     try {
       // A file's compressed forms are read with it, never served under their own names.
@@ -127,18 +155,15 @@ export class WebApp {
         }),
       );
       for (const { urlPath, body, hosted } of read) {
-        if (hosted) assets.set(urlPath, hosted);
+        if (hosted) this.assets.set(urlPath, hosted);
         else indexHtml = body.toString('utf8');
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    const html = indexHtml ?? placeholderPage(site.appName);
-    const index = asset(Buffer.from(personalize(html, site)), TYPES['.html']!, false);
-    const app = new WebApp(assets, index);
-    // Compress in the background on the thread pool; until a file's turn comes it goes out as is.
-    void app.compressAll();
-    return app;
+    if (indexHtml !== undefined) {
+      this.index = asset(Buffer.from(personalize(indexHtml, site)), TYPES['.html']!, false);
+    }
   }
 
   private async compressAll(): Promise<void> {
@@ -151,13 +176,9 @@ export class WebApp {
     }
   }
 
-  /** Whether the built app was found (else a placeholder page is served). */
-  get built(): boolean {
-    return this.assets.size > 0;
-  }
-
   /** Serves a GET or HEAD outside /api/. */
-  serve(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  serve(request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
+    if (!this.read) return this.load().then(() => this.serve(request, reply));
     const pathname = decodeURIComponentSafe(request.url.split('?', 1)[0] ?? '/');
     const file = this.assets.get(pathname);
     if (file) return send(request, reply, file);
