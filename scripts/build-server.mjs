@@ -7,6 +7,7 @@
 // Types are checked by `npm run typecheck`, not here. Left outside the bundle: the native SQLite
 // and Argon2 bindings, and the packages loaded on first use (docs/decisions/0041), which stay in
 // node_modules.
+import { Buffer } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -64,7 +65,7 @@ if (/\bimport\s*\(/.test(bundle)) {
     'server.cjs calls import(): load the package with lazyRequire (tools/lazy-require.ts).',
   );
 }
-if (!/^[\x00-\x7f]*$/.test(bundle)) {
+if (Buffer.byteLength(bundle) !== bundle.length) {
   console.warn('server.cjs is not ASCII: every start reads it more slowly (docs/decisions/0065).');
 }
 const hash = createHash('sha256').update(bundle).digest('hex');
