@@ -11,6 +11,7 @@ import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrations/index.js';
 import { preparedQueries } from './db/prepared.js';
 import { WebApp } from './http/web-app.js';
+import { collectWhenQuiet } from './tools/quiet-memory.js';
 import { bootstrapInviteLink, InitialUserExistsError } from './invites/service.js';
 import { registerBackupSchedule } from './backups/schedule.js';
 import { registerHousekeeping } from './housekeeping.js';
@@ -156,6 +157,8 @@ export async function startServer(
     await app.listen({ port: config.port, host: config.host });
     // After the listen: the web app's files are not needed to answer the API.
     webApp.load().catch((err: unknown) => log.error({ err }, 'the web app could not be read'));
+    const stopCollecting = collectWhenQuiet();
+    cleanup.push(async () => stopCollecting());
     worker.start();
     crons.start();
 
