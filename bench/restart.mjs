@@ -11,17 +11,21 @@ import { startServerProcess } from '../test-harness/server-process.js';
 import { cpuMs, root, table } from './lib.mjs';
 
 const RUNS = 5;
+/** Node's flags for `node server/dist/main.js` (BENCH_NODE_ARGS, e.g. --enable-source-maps). */
+const nodeFlags = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** An earlier build to start alternately with this one (its `node` figures only). */
+const BASELINE = process.env.BENCH_BASELINE;
 /** `node server/dist/main.js` to the first 200, wall time (ms), on an idle machine. */
 const NODE_TARGET_MS = 300;
 
 /** One start: `npm start`, or (`node`) the built file itself; its wall time and, for node, CPU. */
-async function oneStart(env, node) {
+async function oneStart(env, node, dist = process.env.BENCH_SERVER ?? 'server/dist') {
   const port = await freePort();
   const started = performance.now();
   // npm: its own process group, so npm, the shell and node are stopped together. Asked every 5 ms.
   const server = await startServerProcess({
     ...(node
-      ? { entry: path.join(process.env.BENCH_SERVER ?? 'server/dist', 'main.js') }
+      ? { entry: path.join(dist, 'main.js'), nodeArgs: nodeFlags }
       : { command: 'npm', args: ['start'], detached: true }),
     port,
     inheritEnv: true,
@@ -62,10 +66,12 @@ export async function runRestart() {
   };
   const npm = [];
   const node = [];
+  const baseline = [];
   try {
     for (let i = 0; i < RUNS; i++) {
       npm.push(await oneStart(env, false));
       node.push(await oneStart(env, true));
+      if (BASELINE) baseline.push(await oneStart(env, true, BASELINE));
     }
   } finally {
     await fs.rm(dataDir, { recursive: true, force: true });
@@ -83,6 +89,12 @@ export async function runRestart() {
     ...stats(npm.map((r) => r.ms)),
     node: stats(node.map((r) => r.ms)),
     nodeCpu: stats(node.map((r) => r.cpu ?? 0)),
+    ...(BASELINE
+      ? {
+          baseline: stats(baseline.map((r) => r.ms)),
+          baselineCpu: stats(baseline.map((r) => r.cpu ?? 0)),
+        }
+      : {}),
   };
   const met = result.node.medianMs <= NODE_TARGET_MS;
   const ms = (n) => `${Math.round(n)} ms`;
@@ -97,6 +109,12 @@ export async function runRestart() {
           `median <= ${NODE_TARGET_MS} ms: ${met ? 'met' : 'NOT MET'}`,
         ),
         row('  its CPU time to the first 200', result.nodeCpu, ''),
+        ...(BASELINE
+          ? [
+              row(`${BASELINE}/main.js → first 200`, result.baseline, ''),
+              row('  its CPU time to the first 200', result.baselineCpu, ''),
+            ]
+          : []),
       ],
       ['measure (5 runs each, built sources)', 'min', 'median', 'max', 'target'],
     ),
