@@ -1,6 +1,12 @@
 import fs from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { serverWithInitial, signUpUnverified, signUpVerified, uniqueEmail } from './support/api';
+import {
+  logIn,
+  serverWithInitial,
+  signUpUnverified,
+  signUpVerified,
+  uniqueEmail,
+} from './support/api';
 import { checkScreen } from './support/checks';
 import { linkIn, waitForMail } from './support/mail';
 import { logInThroughUi, openConsole } from './support/ui';
@@ -52,6 +58,9 @@ test('the operator sorts, filters, disables two members, exports them and invite
     await signUpUnverified(ORIGIN, await spareCode(), `${tag}-d`),
   ];
   const byEmail = members.map((m) => m.email).sort();
+  // b signs in, then c: a and d never have.
+  await logIn(ORIGIN, members[2]!);
+  await logIn(ORIGIN, members[0]!);
 
   await logInThroughUi(page, initial.email, initial.password);
   await openConsole(page);
@@ -78,6 +87,16 @@ test('the operator sorts, filters, disables two members, exports them and invite
 
   // Sort by Email: a click, then Enter on the focused header turns it round.
   await expect(header(page, 'Joined')).toHaveAttribute('aria-sort', 'descending');
+  // Last sign-in: a first press shows the latest first, and those who never signed in last.
+  await table(page).getByRole('button', { name: 'Last sign-in' }).click();
+  await expect(page).toHaveURL((url) => url.searchParams.get('sort') === '-lastSignIn');
+  await expect(header(page, 'Last sign-in')).toHaveAttribute('aria-sort', 'descending');
+  await expect
+    .poll(async () => (await shownEmails(page)).slice(0, 2))
+    .toEqual([members[0]!.email, members[2]!.email]);
+  expect(new Set((await shownEmails(page)).slice(2))).toEqual(
+    new Set([members[1]!.email, members[3]!.email]),
+  );
   await table(page).getByRole('button', { name: 'Email' }).click();
   await expect(page).toHaveURL((url) => url.searchParams.get('sort') === 'email');
   await expect(header(page, 'Email')).toHaveAttribute('aria-sort', 'ascending');

@@ -63,30 +63,46 @@ function memberLine(m: Row): string {
 /**
  * The rows after `last` in `order`: `(a, b, …) > (x, y, …)` term by term, each in its direction,
  * spelt out (`a > x OR (a = x AND b > y) …`), with the first term's bound alone in front so that
- * the index of the order narrows the read (`a >= x AND (…)`).
+ * the index of the order narrows the read (`a >= x AND (…)`). A `member_sort` column may hold
+ * NULL, which the list puts first going up and last going down: "past x" and "equal to x" say
+ * so (`IS NULL`, `IS NOT NULL`) instead of comparing with NULL, which would keep no row.
  */
 function after(
-  eb: ExpressionBuilder<Database, 'users'>,
+  eb: ExpressionBuilder<Database, 'users' | 'member_sort'>,
   order: readonly SortBy[],
-  last: MemberRow,
+  last: Record<string, unknown>,
 ): Expression<SqlBool> {
-  const terms = order.map(({ field, direction }) => ({
-    column: sql.ref<string | number>(field.column),
-    value: last[field.column as keyof MemberRow] as string | number,
-    past: direction === 'asc' ? ('>' as const) : ('<' as const),
-  }));
-  const first = terms[0]!;
-  return eb.and([
-    eb(first.column, first.past === '>' ? '>=' : '<=', first.value),
-    eb.or(
-      terms.map((term, i) =>
-        eb.and([
-          ...terms.slice(0, i).map((t) => eb(t.column, '=', t.value)),
-          eb(term.column, term.past, term.value),
-        ]),
-      ),
-    ),
-  ]);
+  const none = sql<SqlBool>`1 = 0`;
+  const terms = order.map(({ field, direction }) => {
+    const column = sql.ref<string | number>(
+      field.memberSort ? `member_sort.${field.column}` : `users.${field.column}`,
+    );
+    const value = last[field.column] as string | number | null;
+    const up = direction === 'asc';
+    if (value === null) {
+      return {
+        column,
+        value,
+        same: eb(column, 'is', null),
+        // NULLs first going up: every value comes after them; last going down: nothing does.
+        past: up ? eb(column, 'is not', null) : none,
+        bound: undefined,
+      };
+    }
+    const past = eb(column, up ? '>' : '<', value);
+    return {
+      column,
+      value,
+      same: eb(column, '=', value),
+      past: field.memberSort && !up ? eb.or([past, eb(column, 'is', null)]) : past,
+      bound: field.memberSort ? undefined : eb(column, up ? '>=' : '<=', value),
+    };
+  });
+  const spelt = eb.or(
+    terms.map((term, i) => eb.and([...terms.slice(0, i).map((t) => t.same), term.past])),
+  );
+  const bound = terms[0]!.bound;
+  return bound ? eb.and([bound, spelt]) : spelt;
 }
 
 /** The CSV, header first, as text chunks (each up to CHUNK members). */
@@ -99,7 +115,7 @@ export async function* membersCsv(ctx: AppContext, filter: MemberFilter): AsyncG
   for (;;) {
     let query = orderedMembers(ctx, filter, ids);
     const from = last;
-    if (from) query = query.where((eb) => after(eb, filter.order, from));
+    if (from) query = query.where((eb) => after(eb, filter.order, from as Record<string, unknown>));
     const rows = await query.limit(CHUNK).execute();
     if (rows.length === 0) return;
     yield (await memberRows(ctx, rows)).map(memberLine).join('');

@@ -43,6 +43,22 @@ export function MEMBER_FIELDS(): readonly FieldSpec[] {
   return memberFields;
 }
 
+/**
+ * What the console's `sort` may name besides MEMBER_FIELDS: the table's two-step, last sign-in and
+ * inviter columns (the inviter's email), from `member_sort` (docs/decisions/0057). Not filters:
+ * the filter's compiler assumes columns without NULL.
+ */
+let memberSortFields: readonly FieldSpec[] | undefined;
+export function MEMBER_SORT_FIELDS(): readonly FieldSpec[] {
+  memberSortFields ??= [
+    ...MEMBER_FIELDS(),
+    { name: 'twoStep', column: 'two_step', type: 'bool', memberSort: true },
+    { name: 'lastSignIn', column: 'last_sign_in', type: 'text', memberSort: true },
+    { name: 'invitedBy', column: 'inviter_email', type: 'text', memberSort: true },
+  ];
+  return memberSortFields;
+}
+
 /** Fields no two members share: after one of them, the order is total. */
 const UNIQUE = new Set(['id', 'email']);
 
@@ -69,7 +85,7 @@ export function memberFilter(query: unknown): MemberFilter {
     throw new ValidationError('Unknown status: use verified, unverified or disabled.');
   }
   const fields = MEMBER_FIELDS();
-  const sort = readSort(text(raw.sort).trim() || '-created', fields);
+  const sort = readSort(text(raw.sort).trim() || '-created', MEMBER_SORT_FIELDS());
   const condition = readFilter(text(raw.filter), fields);
   return {
     q: text(raw.q).trim().toLowerCase(),
@@ -80,11 +96,19 @@ export function memberFilter(query: unknown): MemberFilter {
   };
 }
 
-/** The asked order, made total: `id` last (in the last term's direction) unless a unique field is in it. */
+/**
+ * The asked order, made total: `id` last (in the last term's direction) unless a unique field is
+ * in it. After a `member_sort` column the id is that table's `user_id` (the same value), so that
+ * its index (column, user_id) gives the whole order.
+ */
 function totalOrder(sort: SortBy[]): SortBy[] {
   if (sort.some((s) => UNIQUE.has(s.field.name))) return sort;
-  return [...sort, { field: USER_FIELDS[0]!, direction: sort.at(-1)?.direction ?? 'desc' }];
+  const id = sort.some((s) => s.field.memberSort) ? SORT_USER_ID : USER_FIELDS[0]!;
+  return [...sort, { field: id, direction: sort.at(-1)?.direction ?? 'desc' }];
 }
+
+/** The member's id as `member_sort` holds it. */
+const SORT_USER_ID: FieldSpec = { name: 'id', column: 'user_id', type: 'text', memberSort: true };
 
 /** `text` as a LIKE pattern that matches it literally anywhere (with ESCAPE '\'). */
 export function containsPattern(text: string): string {
@@ -258,12 +282,31 @@ async function countUpTo(ctx: AppContext, query: ReturnType<typeof filtered>): P
   return Number(row.n);
 }
 
-/** The members the filter keeps, in its order (the caller pages or walks them), narrowed to `ids`. */
+/**
+ * The members the filter keeps, in its order (the caller pages or walks them), narrowed to `ids`.
+ * An order on a `member_sort` column joins it (one row per member) and selects its columns too,
+ * for the CSV's keyset reads; its NULLs come first going up, last going down, on both databases.
+ */
 export function orderedMembers(ctx: AppContext, filter: MemberFilter, ids?: readonly string[]) {
-  let query = filtered(ctx, filter).select(MEMBER_COLUMNS);
-  if (ids) query = query.where('id', 'in', ids);
+  const joined = filter.order.some((s) => s.field.memberSort);
+  let query = filtered(ctx, filter).select(MEMBER_COLUMNS.map((c) => `users.${c}` as const));
+  if (joined) {
+    query = query
+      .innerJoin('member_sort', 'member_sort.user_id', 'users.id')
+      .select(['member_sort.user_id', 'two_step', 'last_sign_in', 'inviter_email']);
+  }
+  if (ids) query = query.where('users.id', 'in', ids);
+  const postgres = databaseKind(ctx.db) === 'postgres';
   for (const { field, direction } of filter.order) {
-    query = query.orderBy(sql.ref(field.column), direction);
+    const column = sql.ref(
+      field.memberSort ? `member_sort.${field.column}` : `users.${field.column}`,
+    );
+    query =
+      postgres && field.memberSort && field.type === 'text'
+        ? query.orderBy(
+            direction === 'asc' ? sql`${column} asc nulls first` : sql`${column} desc nulls last`,
+          )
+        : query.orderBy(column, direction);
   }
   return query;
 }

@@ -40,6 +40,11 @@ export interface FieldSpec {
   type: FieldType;
   /** Stored with no A–Z (emails are lower-cased): `~` on PostgreSQL needs no folding. */
   lowerCase?: boolean;
+  /**
+   * Sort only: the column is in `member_sort` (the Members table's kept values, joined one row
+   * per member) and may hold NULL, which sorts first going up and last going down.
+   */
+  memberSort?: boolean;
 }
 
 type Cmp = '=' | '!=' | '<' | '<=' | '>' | '>=';

@@ -172,7 +172,16 @@ export async function deleteOldEvents(ctx: AppContext): Promise<number> {
       .where('created', '<', cutoff)
       .limit(500)
       .execute();
-    if (batch.length === 0) return deleted;
+    if (batch.length === 0) {
+      // The Members table sorts by the last sign-in on record: one older than every event kept
+      // is no longer on record (docs/decisions/0057).
+      await ctx.db
+        .updateTable('member_sort')
+        .set({ last_sign_in: null })
+        .where('last_sign_in', '<', cutoff)
+        .execute();
+      return deleted;
+    }
     await ctx.db
       .deleteFrom('security_events')
       .where(

@@ -308,9 +308,18 @@ export interface OidcKeysTable {
   retired_at: string | null;
 }
 
+/** What the Members table sorts by beyond `users` (docs/decisions/0057), kept by triggers. */
+export interface MemberSortTable {
+  user_id: string;
+  two_step: Generated<number>;
+  last_sign_in: string | null;
+  inviter_email: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   member_counts: MemberCountsTable;
+  member_sort: MemberSortTable;
   invite_tree: InviteTreeTable;
   invite_codes: InviteCodesTable;
   outbox: OutboxTable;

@@ -5,6 +5,7 @@ import { withDatabase } from '../support/db.js';
 import type { ApiResponse, Json } from '../support/http.js';
 import { tokenFromMail } from '../support/mail.js';
 import { CONFIRM_IT_IS_YOU, staleSession } from '../support/reauth.js';
+import { twoStepMember } from '../support/totp.js';
 import {
   APP_URL,
   DATABASES,
@@ -163,6 +164,68 @@ describe.each(DATABASES)('the Members table on %s', (db) => {
         root.token,
       );
       expect(disabled.body.items).toEqual([]);
+    });
+
+    it('sorts by two-step, last sign-in and inviter: members without one first going up, last going down', async () => {
+      const tag = `nul${Date.now().toString(36)}`;
+      // Signed in (verifiedUser signs in once); never signed in; two-step on (signed in too).
+      const a = await t.verifiedUser(uniqueEmail(`${tag}-a`));
+      const b = await t.unverifiedUser(uniqueEmail(`${tag}-b`));
+      const c = await twoStepMember(t);
+      // Invited by `a` with one of a's own codes; never signed in.
+      const codes = await t.get(PATHS.codes, a.token);
+      const code = (codes.body.codes as Json[])[0]!.code as string;
+      const dEmail = uniqueEmail(`${tag}-d`);
+      const d = await t.signUp(code, dEmail, strongPassword());
+      expect(d.status, d.text).toBe(200);
+      const ids = [root.id, a.id, b.id, c.id, d.body.id as string];
+      const filter = ids.map((id) => `id = "${id}"`).join(' || ');
+      const list = async (sort: string) => {
+        const res = await t.get(`${ADMIN.members}${query({ filter, sort })}`, root.token);
+        expect(res.status, res.text).toBe(200);
+        return res.body.items as Json[];
+      };
+      const emails = (rows: Json[]) => rows.map((m) => m.email as string);
+      const byId = (x: Json, y: Json) => ((x.id as string) < (y.id as string) ? -1 : 1);
+
+      // Last sign-in, oldest first: the two who never signed in first (by id), then by time.
+      const oldest = await list('lastSignIn');
+      expect(oldest.map((m) => m.lastSignIn === null)).toEqual([true, true, false, false, false]);
+      expect(emails(oldest.slice(0, 2))).toEqual(emails([...oldest.slice(0, 2)].sort(byId)));
+      expect(new Set(emails(oldest.slice(0, 2)))).toEqual(new Set([b.email, dEmail]));
+      const times = oldest.slice(2).map((m) => m.lastSignIn as string);
+      expect(times).toEqual([...times].sort());
+      // The initial user signed in first, then a, then c.
+      expect(emails(oldest.slice(2))).toEqual([root.email, a.email, c.email]);
+      // Newest first: the exact reverse, the never-signed-in last.
+      expect(emails(await list('-lastSignIn'))).toEqual(emails(oldest).reverse());
+
+      // Two-step on first (going down), then the others by id, newest id first.
+      const twoStep = await list('-twoStep');
+      expect(twoStep.map((m) => m.twoStep)).toEqual([true, false, false, false, false]);
+      expect(twoStep[0]!.email).toBe(c.email);
+      expect(emails(twoStep.slice(1))).toEqual(emails([...twoStep.slice(1)].sort(byId).reverse()));
+      expect(emails(await list('twoStep'))).toEqual(emails(twoStep).reverse());
+
+      // Inviter's email, A to Z: the initial user (no inviter) first; d (invited by a) among
+      // those the initial user invited in the order of a's and the initial user's emails.
+      const inviters = await list('invitedBy');
+      expect(inviters[0]!.email).toBe(root.email);
+      expect(inviters[0]!.invitedBy).toBeNull();
+      const shown = inviters.slice(1).map((m) => (m.invitedBy as Json).email as string);
+      expect(shown).toEqual([...shown].sort());
+      expect(inviters.find((m) => m.email === dEmail)!.invitedBy).toEqual({
+        id: a.id,
+        email: a.email,
+      });
+      expect(emails(await list('-invitedBy'))).toEqual(emails(inviters).reverse());
+
+      // A sort the table has combined with the filter's total: the same five.
+      const total = await t.get(
+        `${ADMIN.members}${query({ filter, sort: '-lastSignIn' })}`,
+        root.token,
+      );
+      expect(total.body.totalItems).toBe(5);
     });
 
     it("a filter or sort it cannot read is PocketBase's 400 with the field's own words", async () => {
@@ -460,7 +523,7 @@ describe.each(DATABASES)('the Members table at more than a chunk of members on %
   });
   afterAll(() => t?.close());
 
-  it.each([['-created'], ['email'], ['-verified']])(
+  it.each([['-created'], ['email'], ['-verified'], ['-lastSignIn'], ['invitedBy'], ['twoStep']])(
     'the export streams every member once, in the order the list pages them (sort %s)',
     async (sort) => {
       const filter = 'email ~ "@seeded.test"';

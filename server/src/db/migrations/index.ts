@@ -23,6 +23,7 @@ import { nameAndAvatar } from './0013-name-and-avatar.js';
 import { requestLogs } from './0014-request-logs.js';
 import { impersonation } from './0015-impersonation.js';
 import { oidc } from './0016-oidc.js';
+import { memberSort } from './0017-member-sort.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL, one file each in this folder. Kept in
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0014_request_logs': requestLogs,
   '0015_impersonation': impersonation,
   '0016_oidc': oidc,
+  '0017_member_sort': memberSort,
 };
 
 const provider: MigrationProvider = {

@@ -545,13 +545,22 @@ describe('the operator console', () => {
       await waitFor(() => expect(header('Email')).toHaveAttribute('aria-sort', 'descending'));
       expect(server.to('GET', '/api/admin/members').at(-1)?.query.get('sort')).toBe('-email');
 
-      // Verified and Status sort too; Two-step, Last sign-in and Inviter do not.
-      await user.click(within(table()).getByRole('button', { name: 'Verified' }));
-      await waitFor(() => expect(router.state.location.searchStr).toBe('?sort=verified'));
-      for (const name of ['Two-step', 'Last sign-in', 'Inviter']) {
-        expect(within(table()).getByRole('columnheader', { name })).not.toHaveAttribute(
-          'aria-sort',
+      // Every other column sorts too, each with its own first direction.
+      for (const [name, first] of [
+        ['Verified', 'verified'],
+        ['Two-step', '-twoStep'],
+        ['Last sign-in', '-lastSignIn'],
+        ['Inviter', 'invitedBy'],
+      ] as const) {
+        await user.click(within(table()).getByRole('button', { name }));
+        await waitFor(() => expect(router.state.location.searchStr).toBe(`?sort=${first}`));
+        await waitFor(() =>
+          expect(header(name)).toHaveAttribute(
+            'aria-sort',
+            first.startsWith('-') ? 'descending' : 'ascending',
+          ),
         );
+        expect(server.to('GET', '/api/admin/members').at(-1)?.query.get('sort')).toBe(first);
       }
     },
   );

@@ -62,6 +62,12 @@ export const MEMBER_SORTS = [
   '-disabled',
   'verified',
   '-verified',
+  'twoStep',
+  '-twoStep',
+  'lastSignIn',
+  '-lastSignIn',
+  'invitedBy',
+  '-invitedBy',
 ] as const;
 export type MemberSort = (typeof MEMBER_SORTS)[number];
 

@@ -43,6 +43,12 @@ const SORT_OPTIONS: ReadonlyArray<{ value: MemberSort; label: string }> = [
   { value: '-disabled', label: 'Disabled first' },
   { value: 'verified', label: 'Unverified first' },
   { value: '-verified', label: 'Verified first' },
+  { value: '-twoStep', label: 'Two-step first' },
+  { value: 'twoStep', label: 'Without two-step first' },
+  { value: '-lastSignIn', label: 'Signed in most recently' },
+  { value: 'lastSignIn', label: 'Never or longest ago signed in' },
+  { value: 'invitedBy', label: 'Inviter (A to Z)' },
+  { value: '-invitedBy', label: 'Inviter (Z to A)' },
 ];
 
 const FILTER_HINT =

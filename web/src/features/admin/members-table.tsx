@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Avatar } from '../../components/avatar';
 import { focusRing } from '../../components/ui/button';
@@ -13,6 +13,9 @@ const SORTABLE = {
   email: { field: 'email', first: 'asc' },
   status: { field: 'disabled', first: 'asc' },
   verified: { field: 'verified', first: 'asc' },
+  twoStep: { field: 'twoStep', first: 'desc' },
+  lastSignIn: { field: 'lastSignIn', first: 'desc' },
+  inviter: { field: 'invitedBy', first: 'asc' },
   joined: { field: 'created', first: 'desc' },
 } as const;
 type SortColumn = keyof typeof SORTABLE;
@@ -71,14 +74,6 @@ function SortHeader({
   );
 }
 
-function Header({ children }: { children: ReactNode }) {
-  return (
-    <th scope="col" className={cn(cell, 'font-semibold whitespace-nowrap')}>
-      {children}
-    </th>
-  );
-}
-
 const checkbox =
   'size-5 cursor-pointer accent-blue-700 dark:accent-blue-400 ' +
   'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300';
@@ -112,8 +107,8 @@ function SelectAll({
 /**
  * The Members table: a row per member (a box to select them, their face, name and email linking to
  * their page, status, email verified, two-step sign-in, last sign-in, who invited them, when they
- * joined). Email, Status, Verified and Joined sort the list when their header is pressed; the
- * server sorts. Narrower than its columns (a phone), it scrolls sideways in its own region.
+ * joined). Every column sorts the list when its header is pressed (the server sorts; members who
+ * never signed in or have no inviter come first going up, last going down). Narrower than its columns (a phone), it scrolls sideways in its own region.
  */
 export function MembersTable({
   members,
@@ -157,9 +152,9 @@ export function MembersTable({
             <SortHeader column="email" label="Email" sort={sort} onSort={onSort} />
             <SortHeader column="status" label="Status" sort={sort} onSort={onSort} />
             <SortHeader column="verified" label="Verified" sort={sort} onSort={onSort} />
-            <Header>Two-step</Header>
-            <Header>Last sign-in</Header>
-            <Header>Inviter</Header>
+            <SortHeader column="twoStep" label="Two-step" sort={sort} onSort={onSort} />
+            <SortHeader column="lastSignIn" label="Last sign-in" sort={sort} onSort={onSort} />
+            <SortHeader column="inviter" label="Inviter" sort={sort} onSort={onSort} />
             <SortHeader column="joined" label="Joined" sort={sort} onSort={onSort} />
           </tr>
         </thead>
