@@ -109,6 +109,24 @@ test('Settings: the app renamed and kept, the environment’s fields read-only, 
   const arrived = await waitForMail(to, 'Reset your Harbour password');
   expect(arrived.text).toContain(`${ORIGIN}/reset-password?token=`);
 
+  // Batch requests turned on: a time limit of 0 is refused under its field, 5 seconds is kept.
+  const batch = region(page, 'Batch Requests');
+  await batch.getByLabel('Allow batch requests').check();
+  const timeLimit = batch.getByLabel('Time limit (seconds)');
+  await timeLimit.fill('0');
+  await batch.getByRole('button', { name: 'Save Batch Requests' }).click();
+  await expect(batch.getByText('Cannot be blank.')).toBeVisible();
+  await expect(timeLimit).toBeFocused();
+  await expect(timeLimit).toHaveAttribute('aria-invalid', 'true');
+  await timeLimit.fill('5');
+  await batch.getByRole('button', { name: 'Save Batch Requests' }).click();
+  await expect(
+    batch.getByRole('status').filter({ hasText: 'Batch request settings saved.' }),
+  ).toBeVisible();
+  await page.reload();
+  await expect(region(page, 'Batch Requests').getByLabel('Allow batch requests')).toBeChecked();
+  await expect(region(page, 'Batch Requests').getByLabel('Time limit (seconds)')).toHaveValue('5');
+
   // Both in the security log, as the operator's own: the field named, never a value.
   await openConsoleScreen(page, 'Security Log', 'Security Log');
   const events = page.getByRole('list', { name: 'Security events' });

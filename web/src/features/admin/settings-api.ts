@@ -19,6 +19,7 @@ export interface EditableSettings {
   gatehouse: Settings['gatehouse'];
   logs: Settings['logs'];
   backups: Settings['backups'];
+  batch: Settings['batch'];
 }
 export type SettingsSection = keyof EditableSettings;
 /** A field as the server names it in `lockedByEnv` and in its errors: `smtp.host`. */

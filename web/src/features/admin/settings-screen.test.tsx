@@ -16,7 +16,9 @@ import { findAnnounced, renderApp } from '../../test/render-app';
 const alice = makeUser({ isInitialUser: true });
 
 /** GET /api/settings as the server answers it: SMTP_URL set in the server's environment. */
-function settingsAnswer(over: { meta?: object; smtp?: object; lockedByEnv?: string[] } = {}) {
+function settingsAnswer(
+  over: { meta?: object; smtp?: object; batch?: object; lockedByEnv?: string[] } = {},
+) {
   return {
     smtp: {
       enabled: true,
@@ -29,6 +31,7 @@ function settingsAnswer(over: { meta?: object; smtp?: object; lockedByEnv?: stri
       ...over.smtp,
     },
     backups: { cron: '', cronMaxKeep: 3 },
+    batch: { enabled: false, maxRequests: 50, timeout: 3, maxBodySize: 0, ...over.batch },
     meta: {
       appName: 'Gatehouse',
       appURL: 'https://gate.example.com',
@@ -86,6 +89,7 @@ describe('the console’s Settings', { timeout: 15_000 }, () => {
       ['Members', 'members'],
       ['Retention', 'retention'],
       ['Backup Schedule', 'backup-schedule'],
+      ['Batch Requests', 'batch'],
     ]) {
       expect(links.getByRole('link', { name })).toHaveAttribute('href', `#${id}`);
       expect(await screen.findByRole('region', { name })).toHaveAttribute('id', id);
@@ -163,6 +167,49 @@ describe('the console’s Settings', { timeout: 15_000 }, () => {
     ).toBeInTheDocument();
     expect(server.to('PATCH', '/api/settings').map((r) => r.body)).toEqual([
       { backups: { cron: 'every day' } },
+    ]);
+  });
+
+  it('Batch Requests: turned on with a limit of 0, the server says why under the field, and nothing else is sent', async () => {
+    const server = onSettings({
+      'PATCH /api/settings': (req) => {
+        const batch = (req.body as { batch: { enabled?: boolean; maxRequests?: number } }).batch;
+        if (batch.maxRequests === 0) {
+          return pbError(400, 'An error occurred while saving the new settings.', {
+            batch: {
+              maxRequests: { code: 'validation_required', message: 'Cannot be blank.' },
+            },
+          });
+        }
+        return json(200, settingsAnswer({ batch: { enabled: true, ...batch } }));
+      },
+    });
+    const { user } = renderApp('/admin/settings');
+    const batch = await screen.findByRole('region', { name: 'Batch Requests' });
+    const allow = within(batch).getByLabelText('Allow batch requests');
+    expect(allow).not.toBeChecked();
+    const most = within(batch).getByLabelText('Most requests in one batch');
+    expect(most).toHaveValue('50');
+    expect(within(batch).getByLabelText('Time limit (seconds)')).toHaveValue('3');
+    expect(within(batch).getByLabelText('Largest batch (bytes)')).toHaveAccessibleDescription(
+      /0 allows up to 128 MiB\./,
+    );
+
+    await user.click(allow);
+    await user.clear(most);
+    await user.type(most, '0');
+    await user.click(within(batch).getByRole('button', { name: 'Save Batch Requests' }));
+    expect(await findAnnounced('Cannot be blank.')).toBeVisible();
+    expect(most).toHaveFocus();
+    expect(most).toBeInvalid();
+
+    await user.clear(most);
+    await user.type(most, '20');
+    await user.click(within(batch).getByRole('button', { name: 'Save Batch Requests' }));
+    expect(await findAnnounced('Batch request settings saved.', 'status')).toBeVisible();
+    expect(server.to('PATCH', '/api/settings').map((r) => r.body)).toEqual([
+      { batch: { enabled: true, maxRequests: 0 } },
+      { batch: { enabled: true, maxRequests: 20 } },
     ]);
   });
 

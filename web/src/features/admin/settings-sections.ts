@@ -136,6 +136,37 @@ export const BACKUP_SCHEDULE: SectionSpec = {
   ],
 };
 
+/** PocketBase's batch requests (POST /api/batch): several changes to members in one go. */
+export const BATCH: SectionSpec = {
+  id: 'batch',
+  title: 'Batch Requests',
+  description:
+    'Lets an app send several changes to member records in one request, all saved or none. Off unless you turn it on.',
+  save: 'Save Batch Requests',
+  saved: 'Batch request settings saved.',
+  fields: [
+    { path: 'batch.enabled', label: 'Allow batch requests', kind: 'toggle' },
+    {
+      path: 'batch.maxRequests',
+      label: 'Most requests in one batch',
+      kind: 'number',
+      hint: 'At least 1 while batch requests are allowed.',
+    },
+    {
+      path: 'batch.timeout',
+      label: 'Time limit (seconds)',
+      kind: 'number',
+      hint: 'How long one batch may take, at least 1 while batch requests are allowed.',
+    },
+    {
+      path: 'batch.maxBodySize',
+      label: 'Largest batch (bytes)',
+      kind: 'number',
+      hint: '0 allows up to 128 MiB.',
+    },
+  ],
+};
+
 /** The Settings screen's sections, in its order. */
 export const SETTINGS_SECTIONS: readonly SectionSpec[] = [
   APPLICATION,
@@ -143,4 +174,5 @@ export const SETTINGS_SECTIONS: readonly SectionSpec[] = [
   MEMBERS,
   RETENTION,
   BACKUP_SCHEDULE,
+  BATCH,
 ];
