@@ -81,6 +81,25 @@ export async function enableIn(work: Work, id: string, actor: string, client: Cl
   work.publish({ type: 'user-changed', userId: id });
 }
 
+/**
+ * Marks the member's email verified in `work` (the Members table's Mark Verified): an operator
+ * vouches for the address.
+ */
+export async function markVerifiedIn(work: Work, id: string, actor: string, client: Client) {
+  await work.trx
+    .updateTable('users')
+    .set({ verified: 1, updated: nowString() })
+    .where('id', '=', id)
+    .execute();
+  await recordEvent(work.trx, {
+    type: 'admin_mark_verified',
+    userId: id,
+    client,
+    detail: { actor },
+  });
+  work.publish({ type: 'user-changed', userId: id });
+}
+
 /** Disables the member (disableIn); 403 for the initial user and the operator's own account. */
 export async function disableMember(
   ctx: AppContext,

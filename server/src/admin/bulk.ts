@@ -1,11 +1,15 @@
 import { operatorAccountMail } from '../accounts/service.js';
-import { recordEvent } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
 import { fieldError, VALIDATION_FAILED, ValidationError } from '../core/errors.js';
 import { inTransaction, type Work } from '../core/transaction.js';
 import type { User } from '../db/schema.js';
-import { nowString } from '../tools/time.js';
-import { ALREADY_VERIFIED, disableIn, disableRefusal, enableIn } from './actions.js';
+import {
+  ALREADY_VERIFIED,
+  disableIn,
+  disableRefusal,
+  enableIn,
+  markVerifiedIn,
+} from './actions.js';
 
 /**
  * The Members table's bulk actions (POST /api/admin/members/bulk): one action for up to MAX_BULK
@@ -79,22 +83,6 @@ function skipReason(action: BulkAction, member: User, actor: string): string | u
     case 'mark-verified':
       return member.verified === 1 ? ALREADY_VERIFIED : undefined;
   }
-}
-
-/** Marks the member's email verified in `work`: an operator vouches for the address. */
-async function markVerifiedIn(work: Work, id: string, actor: string, client: Client) {
-  await work.trx
-    .updateTable('users')
-    .set({ verified: 1, updated: nowString() })
-    .where('id', '=', id)
-    .execute();
-  await recordEvent(work.trx, {
-    type: 'admin_mark_verified',
-    userId: id,
-    client,
-    detail: { actor },
-  });
-  work.publish({ type: 'user-changed', userId: id });
 }
 
 async function apply(
