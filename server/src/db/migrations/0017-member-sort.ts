@@ -130,7 +130,20 @@ export const memberSort: Migration = {
       },
     ];
     for (const t of triggers) {
-      if (postgres) {
+      if (postgres && t.name === 'member_sort_user_insert') {
+        // A statement trigger, as the kept counts' (0010): an import of many members joins them
+        // to their inviters once, not one lookup each.
+        await run(
+          `CREATE FUNCTION ${t.name}() RETURNS trigger LANGUAGE plpgsql AS $$
+           BEGIN
+             INSERT INTO member_sort (user_id, inviter_email)
+               SELECT a.id, i.email FROM added a LEFT JOIN users i ON i.id = a.invited_by;
+             RETURN NULL;
+           END $$`,
+          `CREATE TRIGGER ${t.name} AFTER INSERT ON users REFERENCING NEW TABLE AS added
+           FOR EACH STATEMENT EXECUTE FUNCTION ${t.name}()`,
+        );
+      } else if (postgres) {
         await run(
           `CREATE FUNCTION ${t.name}() RETURNS trigger LANGUAGE plpgsql AS $$
            BEGIN

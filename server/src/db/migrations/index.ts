@@ -24,6 +24,7 @@ import { requestLogs } from './0014-request-logs.js';
 import { impersonation } from './0015-impersonation.js';
 import { oidc } from './0016-oidc.js';
 import { memberSort } from './0017-member-sort.js';
+import { usersVerifiedCreated } from './0018-users-verified-created.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL, one file each in this folder. Kept in
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0015_impersonation': impersonation,
   '0016_oidc': oidc,
   '0017_member_sort': memberSort,
+  '0018_users_verified_created': usersVerifiedCreated,
 };
 
 const provider: MigrationProvider = {
