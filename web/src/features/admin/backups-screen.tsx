@@ -8,7 +8,7 @@ import { Card, TitledCard } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { QueryStatus } from '../../components/ui/query-status';
 import { ScreenHeader, usePageTitle } from '../../components/ui/screen';
-import { fieldMessageOf } from '../../lib/api-error';
+import { useFieldSubmit } from '../../lib/use-field-submit';
 import { useAuth, useCurrentUser } from '../../lib/auth';
 import { formatDateTime } from '../../lib/dates';
 import { adminErrorMessage } from './api';
@@ -222,32 +222,18 @@ function BackupRow({
 
 function CreateBackupCard({ onCreated }: { onCreated: (name: string) => Promise<void> }) {
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    setProblem(null);
-    setFailure(null);
-    setBusy(true);
-    const wanted = name.trim();
-    try {
+  const { onSubmit, busy, problem, failure } = useFieldSubmit({
+    field: 'name',
+    input,
+    submit: async () => {
+      const wanted = name.trim();
       await createBackup(wanted);
       setName('');
       await onCreated(wanted);
-    } catch (err) {
-      const said = fieldMessageOf(err, 'name');
-      if (said) {
-        setProblem(said);
-        input.current?.focus();
-      } else setFailure(adminErrorMessage(err, 'Failed to create the backup. Please try again.'));
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+    failure: (err) => adminErrorMessage(err, 'Failed to create the backup. Please try again.'),
+  });
 
   return (
     <TitledCard
@@ -277,39 +263,21 @@ function CreateBackupCard({ onCreated }: { onCreated: (name: string) => Promise<
 }
 
 function UploadBackupCard({ onUploaded }: { onUploaded: (name: string) => Promise<void> }) {
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
   // A new key empties the file field after an upload.
   const [round, setRound] = useState(0);
   const input = useRef<HTMLInputElement>(null);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    setProblem(null);
-    setFailure(null);
-    const file = input.current?.files?.[0];
-    if (!file) {
-      setProblem('Choose a backup file (.zip) first.');
-      input.current?.focus();
-      return;
-    }
-    setBusy(true);
-    try {
+  const { onSubmit, busy, problem, failure } = useFieldSubmit({
+    field: 'file',
+    input,
+    check: () => (input.current?.files?.[0] ? null : 'Choose a backup file (.zip) first.'),
+    submit: async () => {
+      const file = input.current!.files![0]!;
       await uploadBackup(file);
       setRound((n) => n + 1);
       await onUploaded(file.name);
-    } catch (err) {
-      const said = fieldMessageOf(err, 'file');
-      if (said) {
-        setProblem(said);
-        input.current?.focus();
-      } else setFailure(adminErrorMessage(err, 'Failed to upload the backup. Please try again.'));
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+    failure: (err) => adminErrorMessage(err, 'Failed to upload the backup. Please try again.'),
+  });
 
   return (
     <TitledCard

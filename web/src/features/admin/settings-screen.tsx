@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -6,9 +6,9 @@ import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { QueryStatus } from '../../components/ui/query-status';
 import { ScreenHeader, textLink, usePageTitle } from '../../components/ui/screen';
-import { fieldMessageOf } from '../../lib/api-error';
 import { isEmail } from '../../lib/email-rule';
 import { useCurrentUser } from '../../lib/auth';
+import { useFieldSubmit } from '../../lib/use-field-submit';
 import { adminErrorMessage } from './api';
 import { SelectField } from './select-field';
 import { sendTestEmail, settingsQueryOptions, TEST_TEMPLATES } from './settings-api';
@@ -67,39 +67,28 @@ function TestEmailForm() {
   const user = useCurrentUser();
   const [email, setEmail] = useState(user?.email ?? '');
   const [template, setTemplate] = useState<string>(TEST_TEMPLATES[0].value);
-  const [sending, setSending] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (sending) return;
-    setNotice(null);
-    setFailure(null);
-    const to = email.trim();
-    const local = !to
-      ? 'Enter an email address.'
-      : isEmail(to)
-        ? null
-        : 'Enter a valid email address.';
-    setProblem(local);
-    if (local) {
-      document.getElementById(`${headingId}-email`)?.focus();
-      return;
-    }
-    setSending(true);
-    try {
+  const input = useRef<HTMLInputElement>(null);
+  const {
+    onSubmit,
+    busy: sending,
+    problem,
+    failure,
+  } = useFieldSubmit({
+    field: 'email',
+    input,
+    onStart: () => setNotice(null),
+    check: () => {
+      const to = email.trim();
+      return !to ? 'Enter an email address.' : isEmail(to) ? null : 'Enter a valid email address.';
+    },
+    submit: async () => {
+      const to = email.trim();
       await sendTestEmail(to, template);
       setNotice(`Test email queued to ${to}. It should arrive in a moment.`);
-    } catch (err) {
-      const said = fieldMessageOf(err, 'email');
-      if (said) setProblem(said);
-      else setFailure(adminErrorMessage(err, 'Failed to send the test email. Please try again.'));
-    } finally {
-      setSending(false);
-    }
-  }
+    },
+    failure: (err) => adminErrorMessage(err, 'Failed to send the test email. Please try again.'),
+  });
 
   return (
     <form
@@ -119,6 +108,7 @@ function TestEmailForm() {
       <LiveMessage tone="success">{notice}</LiveMessage>
       <LiveMessage tone="error">{failure}</LiveMessage>
       <Field
+        ref={input}
         id={`${headingId}-email`}
         label="Send to"
         type="email"
