@@ -169,6 +169,49 @@ describe.each(DATABASES)('scheduled jobs on %s', (db) => {
     ]);
   });
 
+  it('security_events_retention: a last sign-in older than every event kept is no longer on record, in the list nor its order', async () => {
+    const member = await t.verifiedUser();
+    // Their only sign-in, a year ago (past the 90 days kept by default).
+    await withDatabase(t, async (d) => {
+      await d
+        .updateTable('security_events')
+        .set({ created: '2025-01-01 00:00:00.000Z' })
+        .where('user_id', '=', member.id)
+        .execute();
+      await d
+        .updateTable('member_sort')
+        .set({ last_sign_in: '2025-01-01 00:00:00.000Z' })
+        .where('user_id', '=', member.id)
+        .execute();
+    });
+    const filter = `id = "${member.id}" || id = "${operator.id}"`;
+    const list = async () =>
+      (
+        await t.get(
+          `/api/admin/members?${new URLSearchParams({ filter, sort: '-lastSignIn' })}`,
+          operator.token,
+        )
+      ).body.items as Array<{ id: string; lastSignIn: string | null }>;
+    expect((await list()).map((m) => m.id)).toEqual([operator.id, member.id]);
+    expect(await sdkClient(t.url, operator.token).crons.run('security_events_retention')).toBe(
+      true,
+    );
+    const after = await eventually(list, (items) => items.at(-1)?.lastSignIn === null);
+    expect(after.map((m) => [m.id, m.lastSignIn === null])).toEqual([
+      [operator.id, false],
+      [member.id, true],
+    ]);
+    // What the order reads is cleared with it: the member sorts with those never signed in.
+    const kept = await withDatabase(t, (d) =>
+      d
+        .selectFrom('member_sort')
+        .select('last_sign_in')
+        .where('user_id', '=', member.id)
+        .executeTakeFirstOrThrow(),
+    );
+    expect(kept.last_sign_in).toBeNull();
+  });
+
   it("an unknown job is 404 with PocketBase's message", async () => {
     const pb = sdkClient(t.url, operator.token);
     const missing = await sdkError(pb.crons.run('no_such_job'));
