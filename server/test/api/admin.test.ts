@@ -410,7 +410,7 @@ describe.each(DATABASES)('the operator console API on %s', (db) => {
         expect(res.body.data.sort).toEqual({
           code: 'validation_invalid_sort',
           message:
-            'Cannot sort by "password_hash": sort by id, email, emailVisibility, verified, name, inviteCode, created, updated, disabled.',
+            'Cannot sort by "password_hash": sort by id, email, emailVisibility, verified, name, inviteCode, created, updated, disabled, twoStep, lastSignIn, invitedBy.',
         });
       },
     },
