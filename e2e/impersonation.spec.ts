@@ -83,7 +83,7 @@ test('an operator views as a member, and Stop returns to their console page', as
   await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
   await expect(page.getByText(member.email).first()).toBeVisible();
   await expect(bar(page)).toBeVisible();
-  await control(page, 'Settings').click();
+  await control(page.getByRole('main'), 'Settings').click();
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeFocused();
   await expectScreenTitle(page, 'Settings · Gatehouse');
   await expect(bar(page)).toBeVisible();

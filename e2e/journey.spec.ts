@@ -151,7 +151,7 @@ test('login shows Signing in... and then the home screen', async () => {
 
   await expectHomeScreen(page);
   for (const name of ['View Profile', "What's New", 'Log Out']) {
-    await expect(control(page, name)).toBeVisible();
+    await expect(control(page.getByRole('main'), name)).toBeVisible();
   }
 });
 
@@ -176,7 +176,7 @@ test('the New Update banner shows the latest release and stays away once dismiss
 
 test("What's New lists every release, newest first with the Latest badge", async () => {
   const page = ada$;
-  await control(page, "What's New").click();
+  await control(page.getByRole('main'), "What's New").click();
   await expect(page).toHaveURL((url) => url.pathname === '/whats-new');
   await expect(page.getByRole('heading', { name: "What's New", level: 1 })).toBeVisible();
   await expect(page.getByText('Latest features and improvements')).toBeVisible();

@@ -49,7 +49,7 @@ async function virtualAuthenticator(page: Page) {
 
 async function openSettings(page: Page): Promise<void> {
   await control(page, 'View Profile').click();
-  await control(page, 'Settings').click();
+  await control(page.getByRole('main'), 'Settings').click();
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeFocused();
 }
 

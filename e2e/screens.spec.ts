@@ -378,7 +378,7 @@ test.describe('Settings and Confirm New Email', () => {
     const member = await signUpVerified(ORIGIN, await spareCode(), 'settings');
     await logInThroughUi(page, member.email, member.password);
     await control(page, 'View Profile').click();
-    await control(page, 'Settings').click();
+    await control(page.getByRole('main'), 'Settings').click();
     await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeFocused();
     await expectScreenTitle(page, 'Settings · Gatehouse');
     for (const name of [

@@ -49,7 +49,7 @@ async function otherDevice(browser: Browser, member: Member) {
 async function openSettings(page: Page): Promise<void> {
   await control(page, 'View Profile').click();
   await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
-  await control(page, 'Settings').click();
+  await control(page.getByRole('main'), 'Settings').click();
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeFocused();
   await expect(page).toHaveURL((url) => url.pathname === '/settings');
   await expectScreenTitle(page, 'Settings · Gatehouse');

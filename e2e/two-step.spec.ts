@@ -95,7 +95,7 @@ test('Settings → Two-Step Sign-In: turn on with the app, sign in with a code a
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expectHomeScreen(page);
   await control(page, 'View Profile').click();
-  await control(page, 'Settings').click();
+  await control(page.getByRole('main'), 'Settings').click();
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeFocused();
 
   const card = page.getByRole('region', { name: 'Two-Step Sign-In' });

@@ -113,9 +113,9 @@ export async function storedTokens(page: Page): Promise<number> {
   );
 }
 
-/** Home → Admin: the operator console opens on Members. */
+/** The header's Admin: the operator console opens on Members. */
 export async function openConsole(page: Page): Promise<void> {
-  await control(page, 'Admin').click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeFocused();
   await expect(page).toHaveURL((url) => url.pathname === '/admin');
   await expectScreenTitle(page, 'Members · Gatehouse');

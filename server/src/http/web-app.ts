@@ -60,7 +60,11 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 
-/** The page's security policy: nothing inline, nothing from elsewhere, never framed. */
+/**
+ * The page's security policy: nothing inline, nothing from elsewhere, never framed. The one inline
+ * script the page has (it applies the member's theme before the first paint) is allowed by its
+ * hash (`pageCsp`).
+ */
 export const HTML_CSP = [
   "default-src 'self'",
   "script-src 'self'",
@@ -73,6 +77,15 @@ export const HTML_CSP = [
   "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/** HTML_CSP allowing, by their sha256, the inline scripts `html` carries (none else). */
+export function pageCsp(html: string): string {
+  const hashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    (match) => `'sha256-${createHash('sha256').update(match[1]!).digest('base64')}'`,
+  );
+  if (hashes.length === 0) return HTML_CSP;
+  return HTML_CSP.replace("script-src 'self'", `script-src 'self' ${hashes.join(' ')}`);
+}
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -92,6 +105,8 @@ const escapeAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export class WebApp {
   private assets = new Map<string, Asset>();
   private index: Asset;
+  /** The page's security policy, allowing the page's own inline scripts (`pageCsp`). */
+  private csp = HTML_CSP;
   private reading: Promise<void> | undefined;
   private read = false;
   /** Whether the built app was found (else a placeholder page is served). */
@@ -162,7 +177,9 @@ export class WebApp {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
     if (indexHtml !== undefined) {
-      this.index = asset(Buffer.from(personalize(indexHtml, site)), TYPES['.html']!, false);
+      const page = personalize(indexHtml, site);
+      this.index = asset(Buffer.from(page), TYPES['.html']!, false);
+      this.csp = pageCsp(page);
     }
   }
 
@@ -186,7 +203,7 @@ export class WebApp {
     if (pathname.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(pathname)) {
       return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     }
-    reply.header('Content-Security-Policy', HTML_CSP);
+    reply.header('Content-Security-Policy', this.csp);
     // Not a screen of the app: the page still renders (its Not Found view), with a 404.
     if (!isAppRoute(pathname)) return send(request, reply.code(404), this.index);
     return send(request, reply, this.index);

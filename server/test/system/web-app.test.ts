@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, constants, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ROUTES, isAppRoute } from '../../src/http/web-app.js';
+import { createHash } from 'node:crypto';
+import { APP_ROUTES, HTML_CSP, isAppRoute, pageCsp } from '../../src/http/web-app.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -85,6 +86,19 @@ function rawGet(base: string, p: string, encoding: string) {
     },
   );
 }
+
+describe("the page's security policy", () => {
+  it('allows the inline theme script by its hash, and nothing else inline', () => {
+    const script = "document.documentElement.classList.add('dark');";
+    const hash = createHash('sha256').update(script).digest('base64');
+    const csp = pageCsp(
+      `<head><script>${script}</script><script type="module" src="/a.js"></script></head>`,
+    );
+    expect(csp).toContain(`script-src 'self' 'sha256-${hash}';`);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(pageCsp('<head><title>x</title></head>')).toBe(HTML_CSP);
+  });
+});
 
 describe('hosting the built web app', () => {
   let t: TestServer;

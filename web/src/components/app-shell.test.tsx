@@ -40,15 +40,12 @@ describe('the app shell', () => {
     expect(screen.getByRole('main')).toHaveAttribute('id', 'content');
   });
 
-  it("a member's Menu leads to Home, Profile, Settings and What's New, marks the current page, and logs out", async () => {
-    signedIn();
+  it("a member's header leads to Home, Profile, Settings and What's New and marks the current page; the Menu holds who, the theme and Log Out", async () => {
+    const server = signedIn();
     const { user, router } = renderApp('/profile');
     await screen.findByRole('heading', { level: 1, name: 'Profile' });
-    const menu = await within(screen.getByRole('banner')).findByRole('button', { name: 'Menu' });
-    expect(menu).toHaveAttribute('aria-expanded', 'false');
-    await user.click(menu);
-    expect(menu).toHaveAttribute('aria-expanded', 'true');
-    const nav = screen.getByRole('navigation', { name: 'Main' });
+    const banner = screen.getByRole('banner');
+    const nav = await within(banner).findByRole('navigation', { name: 'Main' });
     const links = within(nav).getAllByRole('link');
     expect(links.map((l) => l.textContent)).toEqual(['Home', 'Profile', 'Settings', "What's New"]);
     expect(within(nav).getByRole('link', { name: 'Profile' })).toHaveAttribute(
@@ -56,18 +53,36 @@ describe('the app shell', () => {
       'page',
     );
     expect(within(nav).getByRole('link', { name: 'Home' })).not.toHaveAttribute('aria-current');
+    // Not an operator (the fake server answers /me with nothing it knows): no Admin.
+    expect(server.to('GET', '/api/gatehouse/me').length).toBeGreaterThan(0);
+    expect(within(nav).queryByRole('link', { name: 'Admin' })).toBeNull();
+
+    const menu = within(banner).getByRole('button', { name: 'Menu' });
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await user.click(menu);
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
     expect(screen.getByText('alice@example.com', { selector: 'p' })).toBeInTheDocument();
+
+    // The theme: System at first; Dark is remembered and applied.
+    const theme = screen.getByRole('group', { name: 'Theme' });
+    expect(within(theme).getByRole('radio', { name: 'System' })).toBeChecked();
+    await user.click(within(theme).getByRole('radio', { name: 'Dark' }));
+    expect(within(theme).getByRole('radio', { name: 'Dark' })).toBeChecked();
+    expect(window.localStorage.getItem('gatehouse.theme')).toBe('dark');
+    await user.click(within(theme).getByRole('radio', { name: 'System' }));
+    expect(window.localStorage.getItem('gatehouse.theme')).toBeNull();
 
     // Escape closes it and gives focus back to the button.
     await user.keyboard('{Escape}');
-    expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'Theme' })).not.toBeInTheDocument();
     expect(menu).toHaveFocus();
 
     await user.click(menu);
-    await user.click(screen.getByRole('button', { name: 'Log Out' }));
+    await user.click(within(banner).getByRole('button', { name: 'Log Out' }));
     await findAnnounced('You have been signed out.', 'status');
     expect(router.state.location.pathname).toBe('/');
     expect(within(screen.getByRole('banner')).queryByRole('button', { name: 'Menu' })).toBeNull();
+    expect(within(screen.getByRole('banner')).queryByRole('navigation')).toBeNull();
   });
 
   it('Home Log Out lands on the login screen saying so', async () => {

@@ -5,16 +5,17 @@ import { useAuth } from '../lib/auth';
 import { focusRing } from './ui/button';
 import { cn } from './ui/cn';
 
-// The signed-in member's menu (and their face in it) loads once someone is signed in: a visitor's
-// first screen has no menu, so its code stays out of the first download.
-const AccountMenu = lazy(() => import('./account-menu'));
+// The signed-in member's places and Menu (and their face in it) load once someone is signed in: a
+// visitor's first screen has neither, so their code stays out of the first download.
+const MemberHeader = lazy(() => import('./member-header'));
 // "Viewing as …" with Stop, while an operator views as a member: signed-in screens only.
 const ViewingAsBar = lazy(() => import('./viewing-as-bar'));
 
 /**
  * Every screen's frame: a skip link, while an operator views as a member the bar that says so,
- * the header with the APP_NAME wordmark and, for a signed-in member, the Menu (the places, who is
- * signed in, Log Out), then the screen in <main>
+ * the header with the APP_NAME wordmark and, for a signed-in member, the places (Home, Profile,
+ * Settings, What's New, Admin for operators) and the Menu (who is signed in, the theme, Log Out),
+ * then the screen in <main>
  * (docs/decisions/0032-app-shell-and-ways-forward.md).
  */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -59,9 +60,9 @@ export function AppShell({ children }: { children: ReactNode }) {
             <span className="wrap-anywhere">{appName()}</span>
           </Link>
           {user ? (
-            // The placeholder holds the menu button's place while its code loads.
+            // The placeholder holds the Menu button's place while its code loads.
             <Suspense fallback={<span className="min-h-11 w-24" />}>
-              <AccountMenu user={user} pathname={pathname} />
+              <MemberHeader user={user} pathname={pathname} />
             </Suspense>
           ) : null}
         </div>

@@ -4,7 +4,6 @@ import { NavButton } from '../../components/ui/nav-button';
 import { ScreenHeader, ScreenShell, usePageTitle } from '../../components/ui/screen';
 import { useCurrentUser } from '../../lib/auth';
 import { useLogOut } from '../../lib/use-log-out';
-import { AdminButtonSection } from '../admin/admin-button-section';
 import { UpdateBannerSection } from '../changelog/update-banner-section';
 
 export function HomeScreen() {
@@ -32,7 +31,6 @@ export function HomeScreen() {
         <NavButton to="/whats-new" variant="secondary" className="sm:flex-1">
           What&apos;s New
         </NavButton>
-        {user ? <AdminButtonSection user={user} /> : null}
         <Button variant="ghost" className="sm:flex-1" onClick={() => void logOut()}>
           Log Out
         </Button>

@@ -234,7 +234,7 @@ function logEvent(n: number, over: Record<string, unknown>) {
 }
 
 describe('the operator console', () => {
-  it('Home shows Admin to an operator, and it opens Members', async () => {
+  it('the header shows Admin to an operator, and it opens Members', async () => {
     signedIn({ 'GET /api/gatehouse/me': me(true), 'GET /api/admin/members': membersList });
     const { user, router } = renderApp('/home');
     await user.click(await screen.findByRole('link', { name: 'Admin' }));
@@ -243,7 +243,7 @@ describe('the operator console', () => {
     expect(document.title).toBe('Members · Gatehouse');
   });
 
-  it('Home shows no Admin to a member who is not an operator', async () => {
+  it('the header shows no Admin to a member who is not an operator', async () => {
     const server = signedIn({ 'GET /api/gatehouse/me': me(false) });
     renderApp('/home');
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome!' })).toBeInTheDocument();

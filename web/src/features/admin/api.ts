@@ -4,7 +4,6 @@ import type {
   GivenCodesAnswer,
   InviteSentAnswer,
   LogEventAnswer,
-  MeAnswer,
   MemberAnswer,
   MemberCodeAnswer,
   MemberDetailAnswer,
@@ -103,12 +102,7 @@ export const adminKeys = {
   log: (viewer: string) => [...adminKeys.of(viewer), 'log'] as const,
 };
 
-export const meQueryOptions = (viewer: string) =>
-  queryOptions({
-    queryKey: adminKeys.me(viewer),
-    queryFn: () => pb.send<MeAnswer>('/api/gatehouse/me', {}),
-    staleTime: 60_000,
-  });
+export { meQueryOptions } from '../../lib/me';
 
 /**
  * A page of members. The total is counted only on the first page of a search (docs/api.md:

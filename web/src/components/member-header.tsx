@@ -1,0 +1,207 @@
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useRouter } from '@tanstack/react-router';
+import { useCurrentUser } from '../lib/auth';
+import { meQueryOptions } from '../lib/me';
+import type { UserRecord } from '../lib/session';
+import { readTheme, storeTheme, THEMES, type Theme } from '../lib/theme';
+import { useLogOut } from '../lib/use-log-out';
+import { Button, focusRing } from './ui/button';
+import { cn } from './ui/cn';
+
+// The member's face loads with the header's first showing.
+const Avatar = lazy(() => import('./avatar').then((m) => ({ default: m.Avatar })));
+
+type Place = { to: '/home' | '/profile' | '/settings' | '/whats-new' | '/admin'; label: string };
+
+/** The member's places, in order (docs/product.md, The app shell); Admin is for operators. */
+const PLACES: readonly Place[] = [
+  { to: '/home', label: 'Home' },
+  { to: '/profile', label: 'Profile' },
+  { to: '/settings', label: 'Settings' },
+  { to: '/whats-new', label: "What's New" },
+];
+const ADMIN: Place = { to: '/admin', label: 'Admin' };
+
+/**
+ * The signed-in member's part of the header (docs/decisions/0032-app-shell-and-ways-forward.md):
+ * the places as links in a navigation landmark named "Main" (from 768 px wide), and the Menu: who
+ * is signed in, the theme and Log Out, plus the places on a narrow screen, where the links give way
+ * to it. Escape, a click elsewhere, leaving it with Tab, or going to another screen closes it.
+ */
+export default function MemberHeader({ user, pathname }: { user: UserRecord; pathname: string }) {
+  // A new name or photo shows at once (the session's record changes without a navigation).
+  const member = useCurrentUser() ?? user;
+  // Operators only: this hides the way in, the server refuses everyone else (GET /api/gatehouse/me).
+  const me = useQuery(meQueryOptions(member.id));
+  const places = me.data?.isOperator ? [...PLACES, ADMIN] : PLACES;
+
+  return (
+    <div className="flex items-center gap-2">
+      <Places places={places} pathname={pathname} className="hidden md:block" />
+      <MemberMenu member={member} places={places} pathname={pathname} />
+    </div>
+  );
+}
+
+function Places({
+  places,
+  pathname,
+  className,
+  stacked = false,
+}: {
+  places: readonly Place[];
+  pathname: string;
+  className?: string;
+  stacked?: boolean;
+}) {
+  const router = useRouter();
+  return (
+    <nav aria-label="Main" className={className}>
+      <ul className={cn('flex', stacked ? 'flex-col' : 'items-center gap-1')}>
+        {places.map((place) => {
+          const current =
+            pathname === place.to || (place.to === '/admin' && pathname.startsWith('/admin/'));
+          return (
+            <li key={place.to}>
+              <Link
+                to={place.to}
+                aria-current={current ? 'page' : undefined}
+                onMouseEnter={() => router.preloadRoute({ to: place.to }).catch(() => {})}
+                className={cn(
+                  'flex min-h-11 items-center rounded-md px-3 text-sm whitespace-nowrap',
+                  focusRing,
+                  current
+                    ? 'bg-blue-50 font-semibold text-blue-900 dark:bg-blue-950 dark:text-blue-100'
+                    : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800',
+                )}
+              >
+                {place.label}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+function MemberMenu({
+  member,
+  places,
+  pathname,
+}: {
+  member: UserRecord;
+  places: readonly Place[];
+  pathname: string;
+}) {
+  const [open, setOpen] = useState(false);
+  const [theme, setTheme] = useState<Theme>(readTheme);
+  const panelId = useId();
+  const themeName = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const logOut = useLogOut();
+
+  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  return (
+    <div
+      ref={root}
+      className="relative"
+      onBlur={(event) => {
+        if (!root.current?.contains(event.relatedTarget as Node | null)) setOpen(false);
+      }}
+    >
+      <Button
+        ref={button}
+        variant="ghost"
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        onClick={() => setOpen((o) => !o)}
+        className="px-2 md:px-2"
+      >
+        <Suspense fallback={<span className="size-7 shrink-0" />}>
+          <Avatar member={member} size="sm" />
+        </Suspense>
+        <span className="md:sr-only">Menu</span>
+      </Button>
+      {open ? (
+        <div
+          id={panelId}
+          className="absolute right-0 z-40 mt-2 w-72 max-w-[calc(100vw-2rem)] rounded-xl border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"
+        >
+          <Places
+            places={places}
+            pathname={pathname}
+            stacked
+            className="mb-2 border-b border-slate-200 pb-2 md:hidden dark:border-slate-700"
+          />
+          <div className="px-3 pt-1 pb-1">
+            <p className="text-xs text-slate-600 dark:text-slate-400">Signed in as</p>
+            <div className="mt-1 flex items-center gap-3">
+              <Suspense fallback={<span className="size-10 shrink-0" />}>
+                <Avatar member={member} size="md" />
+              </Suspense>
+              <div className="min-w-0">
+                {member.name ? (
+                  <p className="text-sm font-semibold wrap-anywhere">{member.name}</p>
+                ) : null}
+                <p className="text-sm font-medium wrap-anywhere">{member.email}</p>
+              </div>
+            </div>
+            <fieldset className="mt-3">
+              <legend className="text-xs text-slate-600 dark:text-slate-400">Theme</legend>
+              <div className="mt-1 grid grid-cols-3 gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800">
+                {THEMES.map((option) => (
+                  <label
+                    key={option.value}
+                    className={cn(
+                      'flex min-h-11 cursor-pointer items-center justify-center rounded-md text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-blue-700 dark:has-[:focus-visible]:outline-blue-300',
+                      theme === option.value
+                        ? 'bg-white font-semibold text-slate-900 shadow-sm dark:bg-slate-950 dark:text-slate-100'
+                        : 'text-slate-700 dark:text-slate-300',
+                    )}
+                  >
+                    <input
+                      type="radio"
+                      name={themeName}
+                      value={option.value}
+                      checked={theme === option.value}
+                      onChange={() => {
+                        storeTheme(option.value);
+                        setTheme(option.value);
+                      }}
+                      className="sr-only"
+                    />
+                    {option.label}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            <Button variant="secondary" className="mt-3 w-full" onClick={() => void logOut()}>
+              Log Out
+            </Button>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}
