@@ -18,6 +18,7 @@ import {
   logInThroughUi,
   loginHeading,
   storedTokens,
+  viewedEarlierRelease,
 } from './support/ui';
 
 /**
@@ -49,8 +50,11 @@ test.beforeAll(async ({ browser }) => {
     viewport: { width: 1280, height: 800 },
   };
   adaContext = await browser.newContext(options);
-  ada$ = await adaContext.newPage();
   benContext = await browser.newContext(options);
+  // Both have seen an earlier release's notes on their browser, so Home has news for them.
+  await viewedEarlierRelease(adaContext);
+  await viewedEarlierRelease(benContext);
+  ada$ = await adaContext.newPage();
   ben$ = await benContext.newPage();
 });
 

@@ -19,6 +19,7 @@ import {
   holdRequests,
   logInThroughUi,
   loginHeading,
+  viewedEarlierRelease,
 } from './support/ui';
 
 /**
@@ -292,6 +293,7 @@ test.describe('visitor screens', () => {
 
 test.describe('signed-in screens', () => {
   test('Home with the New Update banner, then without it', async ({ page }) => {
+    await viewedEarlierRelease(page.context());
     await logInThroughUi(page, initial.email, initial.password);
     await expectScreenTitle(page);
     await expect(page.getByRole('region', { name: 'New Update' })).toBeVisible();

@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page, type Route } from '@playwright/test';
+import { expect, type BrowserContext, type Locator, type Page, type Route } from '@playwright/test';
 import { expectScreenTitle } from './checks';
 
 /** Steps a person takes, in the product's words (docs/product.md). */
@@ -143,4 +143,16 @@ export async function openConsoleMember(page: Page, email: string): Promise<void
     .click();
   await expect(page.getByRole('heading', { level: 1, name: email })).toBeFocused();
   await expectScreenTitle(page, 'Member · Gatehouse');
+}
+
+/**
+ * This browser has seen an earlier release's notes (as a member who was here before the latest
+ * release): Home then shows the New Update banner. A browser that has seen none records the latest
+ * silently on the first visit, with no banner (docs/decisions/0066).
+ */
+export async function viewedEarlierRelease(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const key = 'gatehouse.lastViewedChangelogVersion';
+    if (window.localStorage.getItem(key) === null) window.localStorage.setItem(key, '0.0.1');
+  });
 }

@@ -94,7 +94,19 @@ describe('Home (/home)', () => {
   });
 
   describe('New Update banner', () => {
-    it('shows the latest version and title when it was never viewed', async () => {
+    // Decision 0066: a first visit on this browser records the latest version without a banner
+    // (the spec showed it whenever the stored version differed, also when none was stored).
+    it('a first visit on this browser records the latest version silently, with no banner', async () => {
+      const server = signedIn();
+      renderApp('/home');
+      await screen.findByRole('heading', { name: 'Welcome!' });
+      await waitForChangelog(server);
+      expect(screen.queryByRole('region', { name: 'New Update' })).not.toBeInTheDocument();
+      expect(window.localStorage.getItem(LAST_VIEWED_VERSION_KEY)).toBe('1.2.0');
+    });
+
+    it('shows the latest version and title when an older one was viewed', async () => {
+      window.localStorage.setItem(LAST_VIEWED_VERSION_KEY, '1.1.0');
       signedIn();
       renderApp('/home');
       const banner = await screen.findByRole('region', { name: 'New Update' });
@@ -129,6 +141,7 @@ describe('Home (/home)', () => {
     });
 
     it('dismissing stores the version and hides the banner', async () => {
+      window.localStorage.setItem(LAST_VIEWED_VERSION_KEY, '1.1.0');
       signedIn();
       const { user } = renderApp('/home');
       const banner = await screen.findByRole('region', { name: 'New Update' });
@@ -138,6 +151,7 @@ describe('Home (/home)', () => {
     });
 
     it("View What's New stores the version and opens the release notes", async () => {
+      window.localStorage.setItem(LAST_VIEWED_VERSION_KEY, '1.1.0');
       signedIn();
       const { user, router } = renderApp('/home');
       const banner = await screen.findByRole('region', { name: 'New Update' });

@@ -1,14 +1,23 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { NavButton } from '../../components/ui/nav-button';
 import { readLastViewedVersion, storeLastViewedVersion, useChangelog } from './api';
 
-/** "New Update": shown while the latest release differs from the last one the user viewed. */
+/**
+ * "New Update": shown while the latest release differs from the last one the user viewed. A
+ * browser that has viewed none yet (a brand-new member's first visit) records the latest one
+ * silently instead: there is nothing new to them (docs/decisions/0066).
+ */
 export function UpdateBannerSection() {
   const changelog = useChangelog();
   const [lastViewed, setLastViewed] = useState(readLastViewedVersion);
   const latest = changelog.data?.[0];
-  if (!latest || latest.version === lastViewed) return null;
+  useEffect(() => {
+    if (!latest || lastViewed !== null) return;
+    storeLastViewedVersion(latest.version);
+    setLastViewed(latest.version);
+  }, [latest, lastViewed]);
+  if (!latest || lastViewed === null || latest.version === lastViewed) return null;
 
   const markViewed = () => {
     storeLastViewedVersion(latest.version);
