@@ -65,6 +65,17 @@ export const ErrorEnvelope = Type.Object(
     mfaId: Type.Optional(
       Type.String({ description: 'only on the 401 asking for the second sign-in step' }),
     ),
+    reason: Type.Optional(
+      Type.Union(
+        [
+          Type.Literal('disabled'),
+          Type.Literal('expired'),
+          Type.Literal('signed-out'),
+          Type.Literal('password-changed'),
+        ],
+        { description: 'only on a 401 to a token that once signed a device in: why no longer' },
+      ),
+    ),
   },
   { additionalProperties: true },
 );

@@ -68,7 +68,11 @@ export class ForbiddenError extends Error {
 
 /** The action needs a signed-in member and the request has none. */
 export class UnauthenticatedError extends Error {
-  constructor() {
+  /**
+   * @param reason why a token that once let its device in no longer does (core/users.ts
+   *   `sessionEndReason`), answered as the 401's `reason`.
+   */
+  constructor(readonly reason?: string) {
     super('The request requires valid record authorization token.');
     this.name = 'UnauthenticatedError';
   }

@@ -77,6 +77,38 @@ export function findAuthByToken(
 }
 
 /**
+ * Why a signed-in device's token no longer lets it in (the 401's `reason`, docs/api.md), so its
+ * sign-in screen can say so: `disabled` (an operator disabled the account), `expired` (the token
+ * or the session reached its end), `signed-out` (its session was ended: Sign Out on another
+ * device, or Log Out elsewhere), `password-changed` (the account's key was renewed by a password
+ * or email change or a reset). A token that does not verify with the member's current key earns
+ * only `password-changed`, never more: it may be forged, and tells nothing about the account then.
+ * undefined for no token, another kind of token, or one naming no member.
+ */
+export type SessionEndReason = 'disabled' | 'expired' | 'signed-out' | 'password-changed';
+
+export function sessionEndReason(
+  ctx: AppContext,
+  token: string,
+): Maybe<SessionEndReason | undefined> {
+  const claims = token ? Tokens.decode(token) : undefined;
+  if (!claims || claims.type !== 'auth' || claims.collectionId !== USERS_COLLECTION_ID) {
+    return undefined;
+  }
+  return andThen(findUserById(ctx, claims.id), (user): Maybe<SessionEndReason | undefined> => {
+    if (!user) return undefined;
+    if (claims.exp <= Math.floor(Date.now() / 1000)) return 'expired';
+    if (!ctx.tokens.verify(token, 'auth', user)) return 'password-changed';
+    if (user.disabled === 1) return 'disabled';
+    const sid = claims.sid;
+    if (typeof sid !== 'string') return undefined;
+    return andThen(ctx.queries.sessionById(sid), (session) =>
+      session && session.user_id === user.id ? 'expired' : 'signed-out',
+    );
+  });
+}
+
+/**
  * The rule for a session to let its member in, for requests and realtime streams alike: it is live
  * (liveSession: it exists and has not reached its end), it is the member's, and the member is not
  * disabled (disabling deletes the sessions too; this also covers a sign-in racing the disable).

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../core/context.js';
 import { ForbiddenError, UnauthenticatedError } from '../core/errors.js';
 import { assertFresh, notWhileViewingAs } from '../core/reauth.js';
-import { findAuthByToken, isOperator, type Auth } from '../core/users.js';
+import { findAuthByToken, isOperator, sessionEndReason, type Auth } from '../core/users.js';
 import { andThen, type Maybe } from '../tools/maybe.js';
 import type { User } from '../db/schema.js';
 
@@ -34,11 +34,16 @@ export function authUser(ctx: AppContext, request: FastifyRequest): Maybe<User |
   return andThen(requestAuth(ctx, request), (auth) => auth?.user);
 }
 
-/** The signed-in member and session, or UnauthenticatedError (401). */
+/**
+ * The signed-in member and session, or UnauthenticatedError (401); when a token was sent, the
+ * error says why it no longer lets the device in (its `reason`).
+ */
 export function requireAuth(ctx: AppContext, request: FastifyRequest): Maybe<Auth> {
-  return andThen(requestAuth(ctx, request), (auth) => {
-    if (!auth) throw new UnauthenticatedError();
-    return auth;
+  return andThen(requestAuth(ctx, request), (auth): Maybe<Auth> => {
+    if (auth) return auth;
+    return andThen(sessionEndReason(ctx, bearerToken(request)), (reason) => {
+      throw new UnauthenticatedError(reason);
+    });
   });
 }
 

@@ -53,6 +53,8 @@ export interface Envelope {
   data: FieldErrors | NestedFieldErrors;
   /** Only on the answer that asks for the second sign-in step (PocketBase's MFA answer). */
   mfaId?: string;
+  /** Only on a 401 to a token that once let its device in: why it no longer does (docs/api.md). */
+  reason?: string;
 }
 
 export function envelope(
@@ -68,7 +70,10 @@ export function envelopeOf(error: unknown): Envelope | undefined {
   if (error instanceof ValidationError) return envelope(400, error.message, error.fields);
   if (error instanceof NotFoundError) return envelope(404);
   if (error instanceof ForbiddenError) return envelope(403, error.reason);
-  if (error instanceof UnauthenticatedError) return envelope(401, error.message);
+  if (error instanceof UnauthenticatedError) {
+    const answer = envelope(401, error.message);
+    return error.reason ? { ...answer, reason: error.reason } : answer;
+  }
   if (error instanceof SecondStepRequiredError) {
     return { ...envelope(401, error.message), mfaId: error.mfaId };
   }
