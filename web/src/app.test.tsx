@@ -86,6 +86,36 @@ describe('session on load', () => {
     expect(window.localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
   });
 
+  it.each([
+    ['signed-out', 'You were signed out on this device from another device.'],
+    ['password-changed', 'You were signed out because your password or email was changed.'],
+    ['disabled', 'You were signed out because an operator disabled your account.'],
+    ['expired', 'Your session expired. Please sign in again.'],
+  ])('says why when the server tells the session ended elsewhere (%s)', async (reason, words) => {
+    storeSession(alice);
+    fakeServer({
+      [REFRESH]: () =>
+        json(401, {
+          data: {},
+          message: 'The request requires valid record authorization token.',
+          status: 401,
+          reason,
+        }),
+    });
+    renderApp('/home');
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    expect(await screen.findByText(words)).toBeInTheDocument();
+  });
+
+  it('says the session expired for a stored token past its end', async () => {
+    storeSession(alice, makeToken(alice.id, -60));
+    fakeServer({});
+    renderApp('/home');
+    expect(
+      await screen.findByText('Your session expired. Please sign in again.'),
+    ).toBeInTheDocument();
+  });
+
   it('clears the session when the account turns out unverified', async () => {
     storeSession(alice);
     fakeServer({ [REFRESH]: authRefreshOk({ ...alice, verified: false }) });

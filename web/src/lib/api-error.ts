@@ -93,6 +93,24 @@ export function mfaIdOf(err: unknown): string | undefined {
   return failure?.status === 401 ? text(failure.response.mfaId) : undefined;
 }
 
+/** Why a session ended elsewhere, as a 401 tells a device that still held it (docs/api.md). */
+export type SessionEndReason = 'signed-out' | 'password-changed' | 'disabled' | 'expired';
+const END_REASONS: readonly string[] = ['signed-out', 'password-changed', 'disabled', 'expired'];
+
+/** The `reason` of a 401's body (an SDK error's, or the body itself), when it is one we know. */
+export function endReasonOf(errOrBody: unknown): SessionEndReason | undefined {
+  const failure = sdkError(errOrBody);
+  const body = failure
+    ? failure.status === 401
+      ? failure.response
+      : undefined
+    : record(errOrBody);
+  const reason = body?.reason;
+  return typeof reason === 'string' && END_REASONS.includes(reason)
+    ? (reason as SessionEndReason)
+    : undefined;
+}
+
 /**
  * Whether the request or prompt was ended on this side before it finished (an aborted request, a
  * page that ended a browser prompt, an action the member did not confirm): nothing to report as a

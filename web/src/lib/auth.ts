@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { useRouteContext } from '@tanstack/react-router';
 import type PocketBase from 'pocketbase';
 import type { AuthAnswer } from '../../../contract/records';
-import { mfaIdOf } from './api-error';
+import { endReasonOf, mfaIdOf, type SessionEndReason } from './api-error';
 import { readStoredSession, storedUser, type UserRecord } from './session';
 
 /**
@@ -84,6 +84,11 @@ export interface Auth {
    * elsewhere); the local session has already been ended.
    */
   onSessionExpired(onExpired: () => void): () => void;
+  /**
+   * Why this page's last session ended elsewhere, as the server said (docs/api.md): the login
+   * screen says so. null when it did not say, or once someone signed in again.
+   */
+  endReason(): SessionEndReason | null;
 }
 
 export type SignInResult = 'ok' | 'unverified' | SecondStep;
@@ -108,6 +113,8 @@ const expiredListeners = new Set<() => void>();
 /** Requests of the session's owner itself (refresh, logout) that handle their own 401. */
 let ownRequests = 0;
 let watching = false;
+/** Why the last session ended elsewhere (the 401's `reason`), until the next sign-in. */
+let lastEndReason: SessionEndReason | null = null;
 
 const loadClient = async () => {
   const client = await import('./pb');
@@ -123,7 +130,8 @@ const loadClient = async () => {
 };
 
 /** The session's end, told by the server: the local session ends and the listeners hear it. */
-function sessionEnded(pb: PocketBase) {
+function sessionEnded(pb: PocketBase, reason: SessionEndReason | null = null) {
+  lastEndReason = reason;
   pb.authStore.clear();
   for (const listener of [...expiredListeners]) listener();
 }
@@ -140,6 +148,7 @@ let following: { userId: string; stop: () => void } | null = null;
 function followSession(pb: PocketBase) {
   const userId = pb.authStore.isValid ? (pb.authStore.record?.id ?? '') : '';
   if (following?.userId === userId) return;
+  if (userId) lastEndReason = null;
   following?.stop();
   following = null;
   // No EventSource (an old browser, component tests): the 401 rule alone applies.
@@ -177,7 +186,7 @@ function watchAnswer(pb: PocketBase, response: Response, data: unknown, sentToke
   if (!sentToken || sentToken !== pb.authStore.token) return;
   if (response.status === 401) {
     if (ownRequests > 0) return;
-    sessionEnded(pb);
+    sessionEnded(pb, endReasonOf(data) ?? null);
     return;
   }
   const fresh = response.ok ? response.headers.get(FRESH_TOKEN_HEADER) : null;
@@ -218,18 +227,22 @@ async function confirmStoredSession(): Promise<void> {
   if (!readStoredSession().token) return;
   const { pb } = await loadClient();
   let confirmed = false;
+  // A stored token past its end: the session expired while the page was closed.
+  if (!pb.authStore.isValid) lastEndReason = 'expired';
   if (pb.authStore.isValid) {
     try {
       const { record } = await ownRequest(() => pb.collection('users').authRefresh<UserRecord>());
       confirmed = record.verified;
-    } catch {
-      // A revoked or unknown token: the session ends below.
+    } catch (err) {
+      // A revoked or unknown token: the session ends below, saying why when the server did.
+      lastEndReason = endReasonOf(err) ?? null;
     }
   }
   if (!confirmed) await endSession();
 }
 
 export function createAuth(): Auth {
+  lastEndReason = null;
   let pending: Promise<void> | null = null;
   let cached: { key: string; user: UserRecord | null } = { key: '', user: null };
 
@@ -348,6 +361,7 @@ export function createAuth(): Auth {
         unsubscribe?.();
       };
     },
+    endReason: () => lastEndReason,
     onSessionExpired(onExpired) {
       expiredListeners.add(onExpired);
       return () => {

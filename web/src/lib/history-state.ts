@@ -1,4 +1,5 @@
 import { useRouterState } from '@tanstack/react-router';
+import type { SessionEndReason } from './api-error';
 
 /**
  * What one screen hands the next in the browser's history entry (not in the URL, so an email
@@ -39,4 +40,12 @@ export const NOTICE_TEXT: Record<Notice, string> = {
   'signed-out': 'You have been signed out.',
   deleted: 'Your account has been deleted.',
   restored: 'The backup was restored and everyone was signed out. Sign in again.',
+};
+
+/** What the login screen says when the session ended elsewhere, by the server's reason. */
+export const END_REASON_TEXT: Record<SessionEndReason, string> = {
+  'signed-out': 'You were signed out on this device from another device.',
+  'password-changed': 'You were signed out because your password or email was changed.',
+  disabled: 'You were signed out because an operator disabled your account.',
+  expired: 'Your session expired. Please sign in again.',
 };

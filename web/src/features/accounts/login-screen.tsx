@@ -6,7 +6,7 @@ import { Card } from '../../components/ui/card';
 import { ScreenHeader, ScreenShell, textLink, usePageTitle } from '../../components/ui/screen';
 import { messageOf, statusOf } from '../../lib/api-error';
 import { useAuth } from '../../lib/auth';
-import { NOTICE_TEXT, useCarriedEmail, useNotice } from '../../lib/history-state';
+import { END_REASON_TEXT, NOTICE_TEXT, useCarriedEmail, useNotice } from '../../lib/history-state';
 import { afterSignIn } from '../../lib/return-to';
 import { useFormSubmit } from '../../lib/use-form-submit';
 import { ContinueWithProvidersSection } from '../providers/continue-with-providers-section';
@@ -122,6 +122,8 @@ function PasswordStep(props: {
   const [resend, setResend] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
   // What brought the member here (a Log Out, a deletion), until they try to sign in.
   const notice = useNotice();
+  // Or why the session ended elsewhere (the server's reason), when that brought them here.
+  const [endReason] = useState(() => auth.endReason());
   const [showNotice, setShowNotice] = useState(true);
   const form = useFormSubmit({
     onStart: () => {
@@ -176,6 +178,9 @@ function PasswordStep(props: {
         <form noValidate onSubmit={form.onSubmit} onFocus={preloadApi} aria-label="Sign in">
           <LiveMessage tone="success" alertClassName="mb-4">
             {notice && showNotice ? NOTICE_TEXT[notice] : null}
+          </LiveMessage>
+          <LiveMessage tone="info" alertClassName="mb-4">
+            {!notice && endReason && showNotice ? END_REASON_TEXT[endReason] : null}
           </LiveMessage>
           <LiveMessage tone="error" alertClassName="mb-4">
             {form.error ?? carried.error}
