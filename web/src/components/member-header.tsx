@@ -127,7 +127,11 @@ function MemberMenu({
       ref={root}
       className="relative"
       onBlur={(event) => {
-        if (!root.current?.contains(event.relatedTarget as Node | null)) setOpen(false);
+        // Focus leaving for another control closes it; a click on something in it that takes no
+        // focus (a theme choice's label) moves focus nowhere and keeps it open (a click
+        // elsewhere closes it through the pointer listener).
+        const next = event.relatedTarget as Node | null;
+        if (next && !root.current?.contains(next)) setOpen(false);
       }}
     >
       <Button
