@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { shouldRetry } from '../../lib/query-client';
 import type { ChangelogEntry } from './schema';
 
 export type { ChangelogEntry };
@@ -17,7 +18,10 @@ export async function fetchChangelog(): Promise<ChangelogEntry[]> {
     fetch('/changelog.json', { headers: { Accept: 'application/json' } }),
     import('./schema'),
   ]);
-  if (!response.ok) throw new Error('Failed to fetch changelog');
+  if (!response.ok) {
+    // With its status, so a 4xx is not tried again (lib/query-client.ts).
+    throw Object.assign(new Error('Failed to fetch changelog'), { status: response.status });
+  }
   let body: unknown;
   try {
     body = await response.json();
@@ -34,7 +38,8 @@ export const changelogQueryOptions = queryOptions({
   queryFn: fetchChangelog,
   staleTime: 5 * 60 * 1000,
   refetchOnWindowFocus: false,
-  retry: (failureCount, error) => !(error instanceof MalformedChangelogError) && failureCount < 3,
+  retry: (failureCount, error) =>
+    !(error instanceof MalformedChangelogError) && shouldRetry(failureCount, error),
 });
 
 export function useChangelog() {
