@@ -73,7 +73,7 @@ test('Settings: the app renamed and kept, the environment’s fields read-only, 
   await days.fill('0');
   await days.press('Enter');
   await expect(
-    region(page, 'Members').getByText('Must be a whole number from 1 to 3650.'),
+    region(page, 'Members').getByText('Enter a whole number from 1 to 3650.'),
   ).toBeVisible();
   await expect(days).toBeFocused();
   await expect(days).toHaveAttribute('aria-invalid', 'true');

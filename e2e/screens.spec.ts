@@ -481,7 +481,7 @@ test.describe('Settings and Confirm New Email', () => {
     await page.goto(link);
     await page.getByLabel('Password', { exact: true }).fill('not-my-password');
     await page.getByRole('button', { name: 'Confirm Email Change' }).click();
-    await expect(page.getByText('Missing or invalid auth record password.')).toBeVisible();
+    await expect(page.getByText("That password isn't right.")).toBeVisible();
     await checkScreen(page, 'Confirm New Email: wrong password');
 
     const clock = await holdClock(page);

@@ -141,10 +141,10 @@ test('change email through the mailed link, opened while signed in', async ({ pa
   await expect(page).toHaveURL((url) => url.pathname === '/confirm-email-change');
   await expectScreenTitle(page, 'Confirm New Email · Gatehouse');
 
-  // A wrong password: the server's message under the field; a retry with the right one works.
+  // A wrong password: said plainly under the field; a retry with the right one works.
   await page.getByLabel('Password', { exact: true }).fill('not-my-password');
   await page.getByRole('button', { name: 'Confirm Email Change' }).click();
-  await expect(page.getByText('Missing or invalid auth record password.')).toBeVisible();
+  await expect(page.getByText("That password isn't right.")).toBeVisible();
   await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute(
     'aria-invalid',
     'true',

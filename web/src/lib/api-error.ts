@@ -18,6 +18,8 @@ type SdkError = Pick<ClientResponseError, 'status' | 'response' | 'isAbort'>;
 export interface RefusedField {
   code?: string;
   message?: string;
+  /** The rule's limits, when it has any (`{min, max}` of a length). */
+  params?: Record<string, unknown>;
 }
 
 function record(value: unknown): Record<string, unknown> | null {
@@ -69,7 +71,11 @@ export function fieldErrorsOf(err: unknown, section?: string): Record<string, Re
   for (const [field, value] of Object.entries(data ?? {})) {
     const problem = record(value);
     if (!problem) continue;
-    fields[field] = { code: text(problem.code), message: text(problem.message) };
+    fields[field] = {
+      code: text(problem.code),
+      message: text(problem.message),
+      ...(record(problem.params) && { params: record(problem.params)! }),
+    };
   }
   return fields;
 }

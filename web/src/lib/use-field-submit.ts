@@ -1,10 +1,10 @@
 import { useState, type FormEvent, type RefObject } from 'react';
-import { fieldMessageOf } from './api-error';
+import { fieldText } from './messages';
 
 /**
  * A form of one field that the server may refuse about that field (a backup's name or file, a
  * test email's address): ignore a submit while one is under way, run the form's own check, send,
- * and then show the server's word on the field under it (moving focus there) or any other refusal
+ * and then show the server's refusal of the field in words under it (lib/messages.ts) (moving focus there) or any other refusal
  * as `failure` above the form. `useFormSubmit` is the same flow for forms that show every refusal
  * in one place; this one keeps the two apart, as the console's cards do.
  */
@@ -39,7 +39,7 @@ export function useFieldSubmit(options: {
     try {
       await options.submit();
     } catch (err) {
-      const said = fieldMessageOf(err, options.field);
+      const said = fieldText(err, options.field);
       if (said) {
         setProblem(said);
         options.input.current?.focus();

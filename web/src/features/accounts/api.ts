@@ -4,7 +4,8 @@ import type {
   TotpSetupAnswer,
   TwoStepStatusAnswer,
 } from '../../../../contract/two-step';
-import { fieldCodeOf, fieldMessageOf, messageOf, statusOf } from '../../lib/api-error';
+import { fieldCodeOf, statusOf } from '../../lib/api-error';
+import { fieldText, serverText } from '../../lib/messages';
 import { pb } from '../../lib/pb';
 import type { UserRecord } from '../../lib/session';
 import { NAME_TOO_LONG_MESSAGE } from './name-rule';
@@ -46,14 +47,14 @@ export async function signUp(input: {
 
 /** The sign-up error, in the priority docs/product.md gives: email, password, invite code, message, default. */
 export function signUpErrorMessage(err: unknown): string {
-  const email = fieldMessageOf(err, 'email');
+  const email = fieldText(err, 'email');
   if (email) return `Email: ${email}`;
-  const password = fieldMessageOf(err, 'password');
+  const password = fieldText(err, 'password');
   if (password) return `Password: ${password}`;
-  const inviteCode = fieldMessageOf(err, 'inviteCode');
+  const inviteCode = fieldText(err, 'inviteCode');
   if (inviteCode) return `Invite code: ${inviteCode}`;
   if (fieldCodeOf(err, 'name')) return profileNameError(err);
-  return messageOf(err) ?? 'Failed to create account. Please try again.';
+  return serverText(err) ?? 'Failed to create account. Please try again.';
 }
 
 export async function requestPasswordReset(email: string): Promise<void> {
@@ -77,7 +78,7 @@ export async function checkInviteCode(
     const initial = (answer as { initialUser?: unknown } | null)?.initialUser === true;
     return { status: initial ? 'initial' : 'ok' };
   } catch (err) {
-    const message = fieldMessageOf(err, 'inviteCode');
+    const message = fieldText(err, 'inviteCode');
     return message && statusOf(err) === 400
       ? { status: 'invalid', message }
       : { status: 'unknown' };
@@ -147,13 +148,13 @@ export function changePasswordErrorMessage(err: unknown): string {
   if (password === 'validation_min_text_constraint') {
     return 'Password must be at least 8 characters';
   }
-  if (password) return fieldMessageOf(err, 'password') ?? 'Password is not valid.';
+  if (password) return fieldText(err, 'password') ?? 'Password is not valid.';
   if (fieldCodeOf(err, 'passwordConfirm') === 'validation_values_mismatch') {
     return 'Passwords do not match';
   }
   return (
-    fieldMessageOf(err, 'passwordConfirm') ??
-    messageOf(err) ??
+    fieldText(err, 'passwordConfirm') ??
+    serverText(err) ??
     'Failed to change password. Please try again.'
   );
 }
@@ -198,7 +199,7 @@ export function profileErrorMessage(err: unknown): string {
   const photo = fieldCodeOf(err, 'avatar');
   if (photo === 'validation_file_size_limit' || statusOf(err) === 413) return PHOTO_SIZE_MESSAGE;
   if (photo) return `That file is not a photo we can use. ${PHOTO_TYPE_MESSAGE}`;
-  return messageOf(err) ?? 'Failed to save your profile. Please try again.';
+  return serverText(err) ?? 'Failed to save your profile. Please try again.';
 }
 
 export async function requestEmailChange(newEmail: string): Promise<void> {
@@ -208,8 +209,8 @@ export async function requestEmailChange(newEmail: string): Promise<void> {
 export function emailChangeErrorMessage(err: unknown): string {
   if (fieldCodeOf(err, 'newEmail') === 'validation_not_in_invalid') return SAME_EMAIL_MESSAGE;
   return (
-    fieldMessageOf(err, 'newEmail') ??
-    messageOf(err) ??
+    fieldText(err, 'newEmail') ??
+    serverText(err) ??
     'Failed to send the confirmation link. Please try again.'
   );
 }
@@ -240,10 +241,10 @@ export function confirmEmailChangeError(err: unknown): {
   password: string | null;
 } {
   if (fieldCodeOf(err, 'token')) return { form: LINK_INVALID_MESSAGE, password: null };
-  const password = fieldMessageOf(err, 'password');
+  const password = fieldText(err, 'password');
   if (password) return { form: null, password };
   return {
-    form: messageOf(err) ?? 'Failed to confirm the email change. Please try again.',
+    form: serverText(err) ?? 'Failed to confirm the email change. Please try again.',
     password: null,
   };
 }
@@ -316,7 +317,7 @@ export function twoStepPasswordErrorMessage(err: unknown): string {
   if (statusOf(err) === 429) {
     return 'Too many password attempts. Please wait 15 minutes and try again.';
   }
-  return messageOf(err) ?? 'Something went wrong. Please try again.';
+  return serverText(err) ?? 'Something went wrong. Please try again.';
 }
 
 /** Saves `text` as a file named `name` (a download). */

@@ -137,7 +137,7 @@ describe('Confirm New Email (/confirm-email-change)', () => {
     const field = screen.getByLabelText('Password');
     await user.type(field, 'wrong-password');
     await user.click(screen.getByRole('button', { name: 'Confirm Email Change' }));
-    const message = await findAnnounced('Missing or invalid auth record password.');
+    const message = await findAnnounced("That password isn't right.");
     expect(field).toHaveAttribute('aria-invalid', 'true');
     expect(field).toHaveAccessibleDescription('Missing or invalid auth record password.');
     expect(field).toHaveFocus();
@@ -190,7 +190,7 @@ describe('Confirm New Email (/confirm-email-change)', () => {
     const { user } = await open({ [CONFIRM]: () => pbError(429, 'Too Many Requests.') });
     await user.type(screen.getByLabelText('Password'), 'my-password-1');
     await user.click(screen.getByRole('button', { name: 'Confirm Email Change' }));
-    await findAnnounced('Too Many Requests.');
+    await findAnnounced('Too many attempts. Please wait a moment and try again.');
     expect(screen.getByRole('button', { name: 'Confirm Email Change' })).toBeEnabled();
   });
 });

@@ -5,7 +5,7 @@ import { Alert, LiveMessage } from '../../components/ui/alert';
 import { TitledCard } from '../../components/ui/card';
 import { Button } from '../../components/ui/button';
 import { useAuth } from '../../lib/auth';
-import { messageOf } from '../../lib/api-error';
+import { serverText } from '../../lib/messages';
 import type { UserRecord } from '../../lib/session';
 import { deleteAccount } from './api';
 
@@ -29,7 +29,7 @@ export function DeleteAccount({ user }: { user: UserRecord | null }) {
       await deleteAccount(user.id);
       await auth.signOut();
     } catch (err) {
-      setError(messageOf(err) ?? 'Failed to delete account. Please try again.');
+      setError(serverText(err) ?? 'Failed to delete account. Please try again.');
       setStep('confirming');
       return;
     }

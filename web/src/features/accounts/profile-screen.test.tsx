@@ -298,7 +298,11 @@ describe('Profile (/profile)', () => {
         () => pbError(403, 'Only the initial user can generate unlimited invite codes.'),
         'Only the initial user can generate unlimited invite codes.',
       ],
-      ['another error', () => pbError(429, 'Too Many Requests.'), 'Too Many Requests.'],
+      [
+        'another error',
+        () => pbError(429, 'Too Many Requests.'),
+        'Too many attempts. Please wait a moment and try again.',
+      ],
       ['no message', () => new Response('', { status: 500 }), 'Failed to generate invite codes.'],
     ];
     it.each(generateErrors)('shows the generation error: %s', async (_n, handler, message) => {
@@ -369,12 +373,12 @@ describe('Profile (/profile)', () => {
       expect(server.to('DELETE', `/api/collections/users/records/${alice.id}`)).toHaveLength(1);
     });
 
-    it("shows the server's message on failure and re-enables the button", async () => {
+    it('says why on failure and re-enables the button', async () => {
       signedIn(alice, { [DELETE]: () => pbError(404, "The requested resource wasn't found.") });
       const { user, router } = renderApp('/profile');
       await user.click(await screen.findByRole('button', { name: 'Delete Account' }));
       await user.click(screen.getByRole('button', { name: 'Yes, Delete' }));
-      await findAnnounced("The requested resource wasn't found.");
+      await findAnnounced("This doesn't exist, or it was removed.");
       expect(screen.getByRole('button', { name: 'Yes, Delete' })).toBeEnabled();
       expect(router.state.location.pathname).toBe('/profile');
     });

@@ -4,7 +4,7 @@ import { Alert, LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { ScreenHeader, ScreenShell, usePageTitle } from '../../components/ui/screen';
-import { fieldMessageOf, messageOf } from '../../lib/api-error';
+import { fieldText, serverText } from '../../lib/messages';
 import { useCountdown } from '../../lib/use-countdown';
 import { useFormSubmit } from '../../lib/use-form-submit';
 import { checkResetLink, confirmPasswordReset, isBadLink } from './api';
@@ -48,7 +48,7 @@ export function ResetPasswordScreen({ token }: { token: string }) {
         throw err;
       }
     },
-    failure: (err) => fieldMessageOf(err, 'password') ?? messageOf(err) ?? RESET_FAILED_MESSAGE,
+    failure: (err) => fieldText(err, 'password') ?? serverText(err) ?? RESET_FAILED_MESSAGE,
   });
   // The sign-in's email is the link's account's.
   const goToLogin = () => void navigate({ to: '/', state: { email: link.email ?? '' } });

@@ -306,11 +306,11 @@ describe('Settings (/settings)', () => {
       await findAnnounced('Passwords do not match');
     });
 
-    it("shows the server's message (too many attempts)", async () => {
+    it("says in plain words what the server's refusal means (too many attempts)", async () => {
       const { user } = await openSettings({ [PATCH]: () => pbError(429, 'Too Many Requests.') });
       const scope = await fill(user, { old: 'old-password-1', next: 'Brand-New-Lantern-7' });
       await user.click(scope.getByRole('button', { name: 'Change Password' }));
-      await findAnnounced('Too Many Requests.');
+      await findAnnounced('Too many attempts. Please wait a moment and try again.');
     });
   });
 
@@ -586,7 +586,7 @@ describe('Settings (/settings)', () => {
       expect(server.to('POST', '/api/collections/users/request-email-change')).toHaveLength(0);
     });
 
-    it("shows the server's field message, or its message", async () => {
+    it('says what the server found wrong with the field, or with the request', async () => {
       let answer = pbError(400, 'An error occurred while validating the submitted data.', {
         newEmail: { code: 'validation_is_email', message: 'Must be a valid email address.' },
       });
@@ -594,10 +594,10 @@ describe('Settings (/settings)', () => {
       const scope = within(card('Email'));
       await user.type(scope.getByLabelText('New Email'), 'bob@example.com');
       await user.click(scope.getByRole('button', { name: 'Send Confirmation Link' }));
-      await findAnnounced('Must be a valid email address.');
+      await findAnnounced('Enter a valid email address, such as name@example.com.');
       answer = pbError(429, 'Too Many Requests.');
       await user.click(scope.getByRole('button', { name: 'Send Confirmation Link' }));
-      await findAnnounced('Too Many Requests.');
+      await findAnnounced('Too many attempts. Please wait a moment and try again.');
     });
   });
 
@@ -669,14 +669,14 @@ describe('Settings (/settings)', () => {
       expect(server.to('DELETE', '/api/gatehouse/sessions')).toHaveLength(1);
     });
 
-    it("shows the server's message when a sign-out fails", async () => {
+    it('says why when a sign-out fails', async () => {
       const { user } = await openSettings({
         'DELETE /api/gatehouse/sessions/sess-office': () =>
           pbError(404, "The requested resource wasn't found."),
       });
       const office = (await screen.findByText('Chrome on Windows')).closest('li') as HTMLElement;
       await user.click(within(office).getByRole('button', { name: 'Sign Out' }));
-      await findAnnounced("The requested resource wasn't found.");
+      await findAnnounced("This doesn't exist, or it was removed.");
       expect(within(office).getByRole('button', { name: 'Sign Out' })).toBeEnabled();
     });
 
@@ -775,13 +775,13 @@ describe('Settings (/settings)', () => {
       expect(screen.getByRole('button', { name: 'Download My Data' })).toBeEnabled();
     });
 
-    it("shows the server's message when the download fails", async () => {
+    it('says so when the download fails', async () => {
       const { user } = await openSettings({
         'GET /api/gatehouse/export': () =>
           pbError(500, 'Something went wrong while processing your request.'),
       });
       await user.click(screen.getByRole('button', { name: 'Download My Data' }));
-      await findAnnounced('Something went wrong while processing your request.');
+      await findAnnounced('Something went wrong. Please try again.');
       expect(saved).toHaveLength(0);
     });
   });

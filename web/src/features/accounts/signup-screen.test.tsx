@@ -361,6 +361,14 @@ describe('Sign-up (/signup)', () => {
         'Email: Value must be unique.',
       ],
       [
+        'an address in use, in plain words',
+        () =>
+          pbError(400, 'Failed to create record.', {
+            email: { code: 'validation_not_unique', message: 'Value must be unique.' },
+          }),
+        'Email: This email address is already in use.',
+      ],
+      [
         'then password',
         () =>
           pbError(
@@ -383,7 +391,11 @@ describe('Sign-up (/signup)', () => {
           ),
         'Invite code: Invalid or already used invite code.',
       ],
-      ['then the error message', () => pbError(429, 'Too Many Requests.'), 'Too Many Requests.'],
+      [
+        'then the error message',
+        () => pbError(429, 'Too Many Requests.'),
+        'Too many attempts. Please wait a moment and try again.',
+      ],
       [
         'else the default',
         () => new Response('not json', { status: 500 }),

@@ -2,7 +2,8 @@ import { useRef, useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
-import { fieldCodeOf, messageOf, statusOf } from '../../lib/api-error';
+import { fieldCodeOf, statusOf } from '../../lib/api-error';
+import { serverText } from '../../lib/messages';
 import { useFormSubmit } from '../../lib/use-form-submit';
 import { enableTwoStep } from './api';
 import { StepHeading, wideButton } from './two-step-parts';
@@ -36,7 +37,7 @@ export function TwoStepSetupView({
     failure: (err) =>
       fieldCodeOf(err, 'code') || statusOf(err) === 429
         ? codeFailureMessage(err)
-        : (messageOf(err) ?? codeFailureMessage(err)),
+        : (serverText(err) ?? codeFailureMessage(err)),
   });
 
   return (

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { messageOf } from '../../lib/api-error';
+import { serverText } from '../../lib/messages';
 import { setUpAuthenticator, twoStepQueryOptions } from './api';
 import { wideButton } from './two-step-parts';
 
@@ -39,7 +39,7 @@ export function TwoStepStatusView({
       const { secret, qrSvg } = await setUpAuthenticator();
       onSetUp({ secret, qrSvg });
     } catch (err) {
-      setError(messageOf(err) ?? 'Failed to set up the authenticator app. Please try again.');
+      setError(serverText(err) ?? 'Failed to set up the authenticator app. Please try again.');
       setStarting(false);
     }
   }

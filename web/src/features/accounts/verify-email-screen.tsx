@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { ScreenHeader, ScreenShell, usePageTitle } from '../../components/ui/screen';
-import { messageOf } from '../../lib/api-error';
+import { serverText } from '../../lib/messages';
 import { redirectText, useCountdown } from '../../lib/use-countdown';
 import { confirmVerification, isBadLink, requestVerification } from './api';
 import { readLinkToken } from './link-token';
@@ -42,7 +42,7 @@ export function VerifyEmailScreen({ token }: { token: string }) {
           status: 'failed',
           message: isBadLink(err)
             ? VERIFY_FAILED_MESSAGE
-            : (messageOf(err) ?? VERIFY_FAILED_MESSAGE),
+            : (serverText(err) ?? VERIFY_FAILED_MESSAGE),
         }),
     );
   }, [token]);

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { TitledCard } from '../../components/ui/card';
-import { messageOf } from '../../lib/api-error';
+import { serverText } from '../../lib/messages';
 import type { UserRecord } from '../../lib/session';
 import { downloadMyData } from './api';
 
@@ -18,7 +18,7 @@ export function YourDataCard({ user }: { user: UserRecord }) {
     try {
       await downloadMyData(user.id);
     } catch (err) {
-      setError(messageOf(err) ?? 'Failed to download your data. Please try again.');
+      setError(serverText(err) ?? 'Failed to download your data. Please try again.');
     } finally {
       setBusy(false);
     }

@@ -3,12 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useRouterState } from '@tanstack/react-router';
 import { Card } from '../../components/ui/card';
 import { NavButton } from '../../components/ui/nav-button';
-import { ScreenHeading, ScreenShell, usePageTitle } from '../../components/ui/screen';
+import { ScreenHeader, ScreenShell, usePageTitle } from '../../components/ui/screen';
 import { Spinner } from '../../components/ui/spinner';
 import { focusRing } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
 import { useCurrentUser } from '../../lib/auth';
-import { messageOf } from '../../lib/api-error';
+import { serverText } from '../../lib/messages';
 import { meQueryOptions } from './api';
 
 const SECTIONS = [
@@ -37,7 +37,7 @@ export function AdminAreaScreen({ children }: { children: ReactNode }) {
   if (me.isError) {
     return (
       <AdminProblem title="Something went wrong!">
-        {messageOf(me.error) ?? 'The operator console could not be loaded.'}
+        {serverText(me.error) ?? 'The operator console could not be loaded.'}
       </AdminProblem>
     );
   }
@@ -61,8 +61,8 @@ function AdminProblem({ title, children }: { title: string; children: ReactNode 
   usePageTitle(title);
   return (
     <ScreenShell>
+      <ScreenHeader title={title} />
       <Card className="flex flex-col gap-4">
-        <ScreenHeading>{title}</ScreenHeading>
         <p className="text-slate-700 dark:text-slate-300">{children}</p>
         <NavButton to="/home">Back to Home</NavButton>
       </Card>

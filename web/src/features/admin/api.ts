@@ -15,7 +15,8 @@ import type {
   TreeNodeAnswer,
   WaysInAnswer,
 } from '../../../../contract/admin';
-import { messageOf, statusOf } from '../../lib/api-error';
+import { statusOf } from '../../lib/api-error';
+import { serverText } from '../../lib/messages';
 import { pb } from '../../lib/pb';
 
 /**
@@ -274,6 +275,6 @@ export const NOT_ALLOWED_MESSAGE = 'Only operators can use the operator console.
 
 /** A console action's failure in words: the server's message, else `fallback`. */
 export function adminErrorMessage(err: unknown, fallback: string): string {
-  if (statusOf(err) === 403 && !messageOf(err)) return NOT_ALLOWED_MESSAGE;
-  return messageOf(err) ?? fallback;
+  if (statusOf(err) === 403 && !serverText(err)) return NOT_ALLOWED_MESSAGE;
+  return serverText(err) ?? fallback;
 }

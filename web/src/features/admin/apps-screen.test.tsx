@@ -116,10 +116,10 @@ describe('the console’s Apps', { timeout: 15_000 }, () => {
     const addresses = within(form).getByLabelText('Return addresses');
     await user.type(addresses, 'http://notes.example.org/cb');
     await user.click(within(form).getByRole('button', { name: 'Register App' }));
-    expect(await findAnnounced('Cannot be blank.')).toBeVisible();
+    expect(await findAnnounced('Please fill this in.')).toBeVisible();
     const name = within(form).getByLabelText('Name');
     expect(name).toHaveFocus();
-    expect(name).toHaveAccessibleDescription(/Cannot be blank\.$/);
+    expect(name).toHaveAccessibleDescription(/Please fill this in\.$/);
     expect(addresses).toHaveAccessibleDescription(
       /Must start with https:\/\/ \(http:\/\/ only for this machine\)\.$/,
     );
@@ -205,7 +205,7 @@ describe('the console’s Apps', { timeout: 15_000 }, () => {
     expect(addresses).toHaveValue('https://wiki.example.org/oauth/callback');
     await user.clear(addresses);
     await user.click(within(form).getByRole('button', { name: 'Save Changes' }));
-    expect(await findAnnounced('Cannot be blank.')).toBeVisible();
+    expect(await findAnnounced('Please fill this in.')).toBeVisible();
     expect(addresses).toHaveFocus();
 
     await user.type(addresses, 'https://wiki.example.org/new-callback');

@@ -7,10 +7,11 @@ import { cn } from '../../components/ui/cn';
 import { Field } from '../../components/ui/field';
 import { QueryStatus } from '../../components/ui/query-status';
 import { ScreenHeader, usePageTitle } from '../../components/ui/screen';
-import { fieldErrorsOf, isNotConfirmed, statusOf } from '../../lib/api-error';
+import { isNotConfirmed, statusOf } from '../../lib/api-error';
 import { useCurrentUser } from '../../lib/auth';
 import { copyText } from '../../lib/clipboard';
 import { formatDateTime } from '../../lib/dates';
+import { fieldTexts } from '../../lib/messages';
 import { adminErrorMessage } from './api';
 import {
   APP_FIELDS,
@@ -544,10 +545,10 @@ function AppForm({
       await onSaved(answer);
       return;
     } catch (err) {
-      const refused = statusOf(err) === 400 && !isNotConfirmed(err) ? fieldErrorsOf(err) : {};
+      const refused = statusOf(err) === 400 && !isNotConfirmed(err) ? fieldTexts(err) : {};
       const found: Partial<Record<AppField, string>> = {};
       for (const field of APP_FIELDS) {
-        const message = refused[field]?.message;
+        const message = refused[field];
         if (message) found[field] = message;
       }
       const first = APP_FIELDS.find((field) => found[field]);

@@ -121,7 +121,11 @@ describe('the console’s Backups', { timeout: 15_000 }, () => {
     const name = within(create).getByLabelText('Name (optional)');
     await user.type(name, 'Before Move.zip');
     await user.click(within(create).getByRole('button', { name: 'Create Backup' }));
-    expect(await findAnnounced('Must be in a valid format.')).toBeVisible();
+    expect(
+      await findAnnounced(
+        'Use a name ending in .zip, made of letters, digits, dots, dashes and underscores.',
+      ),
+    ).toBeVisible();
     expect(name).toHaveFocus();
 
     await user.clear(name);
@@ -260,7 +264,7 @@ describe('the console’s Backups', { timeout: 15_000 }, () => {
     const dialog = await screen.findByRole('dialog', { name: `Restore ${BEFORE}?` });
     await user.type(within(dialog).getByLabelText(`Type ${BEFORE} to confirm`), BEFORE);
     await user.click(within(dialog).getByRole('button', { name: 'Yes, Restore' }));
-    expect(await findAnnounced('Failed to restore the backup.')).toBeVisible();
+    expect(await findAnnounced("The backup couldn't be restored.")).toBeVisible();
     expect(router.state.location.pathname).toBe('/admin/backups');
   });
 });

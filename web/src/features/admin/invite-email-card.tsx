@@ -4,7 +4,8 @@ import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { TitledCard } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
-import { fieldMessageOf, statusOf } from '../../lib/api-error';
+import { statusOf } from '../../lib/api-error';
+import { fieldText } from '../../lib/messages';
 import { isEmail } from '../../lib/email-rule';
 import { useFormSubmit } from '../../lib/use-form-submit';
 import { adminErrorMessage, adminKeys, inviteByEmail } from './api';
@@ -14,7 +15,7 @@ function inviteFailure(err: unknown): string {
   if (statusOf(err) === 429) {
     return 'Too many invitations were sent. Please wait a while and try again.';
   }
-  return fieldMessageOf(err, 'email') ?? adminErrorMessage(err, "We couldn't send the invite.");
+  return fieldText(err, 'email') ?? adminErrorMessage(err, "We couldn't send the invite.");
 }
 
 /**

@@ -7,7 +7,8 @@ import { cn } from '../../components/ui/cn';
 import { Field } from '../../components/ui/field';
 import { QueryStatus } from '../../components/ui/query-status';
 import { ScreenHeading, textLink, usePageTitle } from '../../components/ui/screen';
-import { messageOf, statusOf } from '../../lib/api-error';
+import { statusOf } from '../../lib/api-error';
+import { serverText } from '../../lib/messages';
 import { useCurrentUser } from '../../lib/auth';
 import { adminErrorMessage, PER_PAGE } from './api';
 import { formatLogTime, LogDetailsDialog } from './log-details-dialog';
@@ -68,8 +69,8 @@ export function LogsScreen({
   const refused = [requests.error, errors.error, current.error].find((e) => statusOf(e) === 400);
   const filterProblem =
     search.filter && refused
-      ? (messageOf(requests.error ?? errors.error) ??
-        messageOf(refused) ??
+      ? (serverText(requests.error ?? errors.error) ??
+        serverText(refused) ??
         'Invalid filter format.')
       : null;
 

@@ -267,9 +267,11 @@ describe('the console’s Logs', { timeout: 15_000 }, () => {
     await user.type(screen.getByLabelText('Filter'), 'nope =');
     await user.click(screen.getByRole('button', { name: 'Apply' }));
     const box = screen.getByLabelText('Filter');
-    await waitFor(() => expect(box).toHaveAccessibleDescription(/Invalid filter format\.$/));
+    await waitFor(() =>
+      expect(box).toHaveAccessibleDescription(/This filter could not be read\.$/),
+    );
     expect(box).toHaveAttribute('aria-invalid', 'true');
-    expect(screen.getByRole('alert')).toHaveTextContent('Invalid filter format.');
+    expect(screen.getByRole('alert')).toHaveTextContent('This filter could not be read.');
     expect(screen.queryByRole('table', { name: 'Log entries' })).toBeNull();
     expect(screen.getByText(/No entries: the filter could not be read/)).toBeInTheDocument();
     expect(router.state.location.search).toEqual({ filter: 'nope =' });
@@ -345,10 +347,8 @@ describe('the console’s Crons', { timeout: 15_000 }, () => {
 
     // A refusal is said as the server says it.
     await user.click(within(items[1]!).getByRole('button', { name: 'Run Now' }));
-    expect(await screen.findByText('Missing or invalid cron job.')).toBeInTheDocument();
-    expect(
-      screen.getByText('Missing or invalid cron job.').closest('[role="alert"]'),
-    ).not.toBeNull();
+    expect(await screen.findByText('This job no longer exists.')).toBeInTheDocument();
+    expect(screen.getByText('This job no longer exists.').closest('[role="alert"]')).not.toBeNull();
   });
 
   it.each([

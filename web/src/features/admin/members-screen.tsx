@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/button';
 import { Card, TitledCard } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { ScreenHeading, usePageTitle } from '../../components/ui/screen';
-import { fieldMessageOf } from '../../lib/api-error';
+import { fieldText } from '../../lib/messages';
 import { useCurrentUser } from '../../lib/auth';
 import {
   adminErrorMessage,
@@ -78,7 +78,7 @@ export function MembersScreen({
   });
   const total = first.data?.totalItems ?? -1;
   // A filter the server cannot read: its words go beside the box (the list is not shown).
-  const filterError = fieldMessageOf(current.error, 'filter') ?? null;
+  const filterError = fieldText(current.error, 'filter') ?? null;
 
   return (
     <>

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { SettingsAnswer } from '../../../../contract/settings';
-import { fieldErrorsOf } from '../../lib/api-error';
+import { fieldTexts } from '../../lib/messages';
 import { pb } from '../../lib/pb';
 import { adminKeys } from './api';
 
@@ -86,11 +86,7 @@ export async function sendTestEmail(email: string, template: string): Promise<vo
   });
 }
 
-/** The server's words for each refused field of `section` (a 400 of PATCH /api/settings). */
+/** What each refused field of `section` says (a 400 of PATCH /api/settings; lib/messages.ts). */
 export function sectionFieldErrors(err: unknown, section: SettingsSection): Record<string, string> {
-  const found: Record<string, string> = {};
-  for (const [field, problem] of Object.entries(fieldErrorsOf(err, section))) {
-    if (problem.message) found[field] = problem.message;
-  }
-  return found;
+  return fieldTexts(err, section);
 }

@@ -157,7 +157,7 @@ describe('the console’s Settings', { timeout: 15_000 }, () => {
     await user.click(within(schedule).getByRole('button', { name: 'Save Schedule' }));
     expect(
       await findAnnounced(
-        'Invalid cron expression - must be a valid macro or to have exactly 5 space separated segments.',
+        'Enter a schedule such as 0 3 * * * (minute, hour, day, month, weekday).',
       ),
     ).toBeVisible();
     expect(cron).toHaveFocus();

@@ -4,7 +4,7 @@ import type { GatePassAnswer } from '../../../../contract/gate';
 import { buttonClass } from '../../components/ui/button';
 import { ScreenHeader, ScreenShell, usePageTitle } from '../../components/ui/screen';
 import { Spinner } from '../../components/ui/spinner';
-import { messageOf } from '../../lib/api-error';
+import { serverText } from '../../lib/messages';
 import { useAuth } from '../../lib/auth';
 import { pb } from '../../lib/pb';
 
@@ -38,7 +38,7 @@ export function GateScreen() {
       body: { redirect },
     }).then(
       (answer) => window.location.replace(answer.redirect),
-      (err: unknown) => setError(messageOf(err) ?? 'Something went wrong. Please try again.'),
+      (err: unknown) => setError(serverText(err) ?? 'Something went wrong. Please try again.'),
     );
   }, [navigate, redirect, user]);
 

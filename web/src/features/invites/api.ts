@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { messageOf, statusOf } from '../../lib/api-error';
+import { statusOf } from '../../lib/api-error';
+import { serverText } from '../../lib/messages';
 import type {
   GeneratedCodesAnswer,
   InviteCode,
@@ -90,7 +91,7 @@ export const FORBIDDEN_GENERATE_MESSAGE =
 
 export function generateErrorMessage(err: unknown): string {
   if (statusOf(err) === 403) return FORBIDDEN_GENERATE_MESSAGE;
-  return messageOf(err) ?? 'Failed to generate invite codes.';
+  return serverText(err) ?? 'Failed to generate invite codes.';
 }
 
 export function useGenerateInviteCodes(userId: string) {

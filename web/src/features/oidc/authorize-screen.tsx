@@ -6,7 +6,8 @@ import { Button, buttonClass } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { ScreenHeader, ScreenShell, usePageTitle } from '../../components/ui/screen';
 import { Spinner } from '../../components/ui/spinner';
-import { messageOf, statusOf } from '../../lib/api-error';
+import { statusOf } from '../../lib/api-error';
+import { serverText } from '../../lib/messages';
 import { appName } from '../../lib/app-config';
 import { useAuth } from '../../lib/auth';
 import { completeStep, interactionQueryOptions, type InteractionStep } from './api';
@@ -36,7 +37,7 @@ export function AuthorizeScreen({ uid }: { uid: string }) {
       window.location.assign(await completeStep(uid, step));
     } catch (err) {
       setBusy(null);
-      setError(messageOf(err) ?? 'Something went wrong. Please try again.');
+      setError(serverText(err) ?? 'Something went wrong. Please try again.');
     }
   }
 
@@ -68,7 +69,7 @@ export function AuthorizeScreen({ uid }: { uid: string }) {
           description={
             expired
               ? 'Go back to the app and sign in again.'
-              : (messageOf(details.error) ?? 'Please try again.')
+              : (serverText(details.error) ?? 'Please try again.')
           }
         />
         <Link to={user ? '/home' : '/'} className={buttonClass('secondary', 'self-start')}>

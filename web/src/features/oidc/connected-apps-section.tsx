@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { TitledCard } from '../../components/ui/card';
-import { messageOf } from '../../lib/api-error';
+import { serverText } from '../../lib/messages';
 import { formatDateTime } from '../../lib/dates';
 import type { UserRecord } from '../../lib/session';
 import { useConnectedApps, useRevokeApp } from './api';
@@ -27,7 +27,7 @@ export function ConnectedAppsSection({ user }: { user: UserRecord }) {
     setError(null);
     revoke.mutate(id, {
       onSuccess: () => setNotice(`${name} no longer knows your name and email.`),
-      onError: (err) => setError(messageOf(err) ?? `Failed to stop sharing with ${name}.`),
+      onError: (err) => setError(serverText(err) ?? `Failed to stop sharing with ${name}.`),
     });
   }
 

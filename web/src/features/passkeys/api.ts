@@ -3,7 +3,8 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
 } from '@simplewebauthn/browser';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { fieldCodeOf, fieldMessageOf, messageOf, statusOf } from '../../lib/api-error';
+import { fieldCodeOf, statusOf } from '../../lib/api-error';
+import { fieldText, serverText } from '../../lib/messages';
 import type { PasskeyAnswer, PasskeyListAnswer } from '../../../../contract/passkeys';
 import { pb } from '../../lib/pb';
 import { describeUserAgent } from '../../lib/user-agent';
@@ -108,20 +109,20 @@ export function addPasskeyProblem(err: unknown): { tone: 'info' | 'error'; text:
     return { tone: 'error', text: 'The passkey could not be added. Please try again.' };
   }
   // The browser's own words (a WebAuthn error) mean nothing to a member; the server's do.
-  const said = statusOf(err) === undefined ? undefined : messageOf(err);
+  const said = statusOf(err) === undefined ? undefined : serverText(err);
   return { tone: 'error', text: said ?? 'Failed to add a passkey. Please try again.' };
 }
 
 export function renamePasskeyErrorMessage(err: unknown): string {
   if (statusOf(err) === 404) return PASSKEY_GONE_MESSAGE;
   return (
-    fieldMessageOf(err, 'name') ??
-    messageOf(err) ??
+    fieldText(err, 'name') ??
+    serverText(err) ??
     'Failed to rename the passkey. Please try again.'
   );
 }
 
 export function removePasskeyErrorMessage(err: unknown): string {
   if (statusOf(err) === 404) return PASSKEY_GONE_MESSAGE;
-  return messageOf(err) ?? 'Failed to remove the passkey. Please try again.';
+  return serverText(err) ?? 'Failed to remove the passkey. Please try again.';
 }

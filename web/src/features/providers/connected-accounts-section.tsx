@@ -5,7 +5,7 @@ import { TitledCard } from '../../components/ui/card';
 import { signInProviders } from '../../lib/app-config';
 import { useAuth } from '../../lib/auth';
 import { formatDateTime } from '../../lib/dates';
-import { messageOf } from '../../lib/api-error';
+import { serverText } from '../../lib/messages';
 import type { UserRecord } from '../../lib/session';
 import { useConnectedProviders, useDisconnectProvider, useRefreshProviders } from './api';
 import { providerErrorMessage } from './provider-errors';
@@ -56,7 +56,7 @@ function ConnectedAccounts({ user }: { user: UserRecord }) {
     disconnect.mutate(name, {
       onSuccess: () => setNotice(`${displayName} disconnected.`),
       onError: (err) =>
-        setError(messageOf(err) ?? `Failed to disconnect ${displayName}. Please try again.`),
+        setError(serverText(err) ?? `Failed to disconnect ${displayName}. Please try again.`),
     });
   }
 

@@ -1,4 +1,5 @@
-import { fieldErrorsOf, messageOf, statusOf } from '../../lib/api-error';
+import { fieldErrorsOf, statusOf } from '../../lib/api-error';
+import { serverText } from '../../lib/messages';
 
 const FIELD_MESSAGES: Record<string, string> = {
   validation_required: 'Invite code is required',
@@ -38,7 +39,7 @@ export function providerErrorMessage(
       }
       return (problem.code && FIELD_MESSAGES[problem.code]) || problem.message || '';
     }
-    const message = messageOf(err);
+    const message = serverText(err);
     if (message && message !== 'Failed to authenticate.') return message;
   }
   return `Signing in with ${displayName} did not finish. Please try again.`;

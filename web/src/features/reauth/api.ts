@@ -4,7 +4,8 @@ import {
 } from '@simplewebauthn/browser';
 import { queryOptions } from '@tanstack/react-query';
 import type { ReauthMethod, ReauthStatusAnswer } from '../../../../contract/sessions';
-import { fieldCodeOf, messageOf, statusOf } from '../../lib/api-error';
+import { fieldCodeOf, statusOf } from '../../lib/api-error';
+import { serverText } from '../../lib/messages';
 import { pb } from '../../lib/pb';
 
 /**
@@ -94,7 +95,7 @@ export function reauthProblem(err: unknown): {
   if (name === 'NotAllowedError' || name === 'AbortError') {
     return only(PASSKEY_DISMISSED_MESSAGE, 'info');
   }
-  const said = statusOf(err) === undefined ? undefined : messageOf(err);
+  const said = statusOf(err) === undefined ? undefined : serverText(err);
   return only(said ?? 'Something went wrong. Please try again.');
 }
 
@@ -102,7 +103,7 @@ export function reauthProblem(err: unknown): {
 export function providerProblem(err: unknown, displayName: string): string {
   if (statusOf(err) === 429) return TOO_MANY_MESSAGE;
   const status = statusOf(err) ?? 0;
-  const said = status > 0 ? messageOf(err) : undefined;
+  const said = status > 0 ? serverText(err) : undefined;
   return said && said !== 'Failed to authenticate.'
     ? said
     : `Signing in with ${displayName} did not finish. Please try again.`;

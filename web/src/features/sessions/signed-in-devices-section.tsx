@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { TitledCard } from '../../components/ui/card';
-import { messageOf } from '../../lib/api-error';
+import { serverText } from '../../lib/messages';
 import type { UserRecord } from '../../lib/session';
 import { describeUserAgent } from '../../lib/user-agent';
 import { useEndOtherSessions, useEndSession, useSessions, type DeviceSession } from './api';
@@ -41,7 +41,7 @@ export function SignedInDevicesSection({ user }: { user: UserRecord }) {
     endOne.mutate(session.id, {
       onSuccess: () => setNotice(`${deviceName(session)} has been signed out.`),
       onError: (err) =>
-        setError(messageOf(err) ?? 'Failed to sign out that device. Please try again.'),
+        setError(serverText(err) ?? 'Failed to sign out that device. Please try again.'),
     });
   }
 
@@ -50,7 +50,7 @@ export function SignedInDevicesSection({ user }: { user: UserRecord }) {
     endOthers.mutate(undefined, {
       onSuccess: () => setNotice('All other devices have been signed out.'),
       onError: (err) =>
-        setError(messageOf(err) ?? 'Failed to sign out the other devices. Please try again.'),
+        setError(serverText(err) ?? 'Failed to sign out the other devices. Please try again.'),
     });
   }
 
