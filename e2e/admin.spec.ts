@@ -285,6 +285,31 @@ test('the invite tree shows who invited whom and expands a branch', async ({ pag
     'true',
   );
   await checkScreen(page, 'Invite Tree, a branch open', { every: true });
+  // Every row of a branch starts its email at the same place, at 1280 and at 360 px, and the
+  // counts line up under the email (not floating right of it).
+  for (const width of [1280, 360]) {
+    await page.setViewportSize({ width, height: 800 });
+    const rows = await page
+      .getByRole('list', { name: `Invited by ${initial.email}` })
+      .evaluate((list) =>
+        [...list.children].map((li) => {
+          const email = li.querySelector('a')!.getBoundingClientRect();
+          const counts = [...li.querySelectorAll('span')].find((el) =>
+            / invited · /.test(el.textContent ?? ''),
+          )!;
+          return {
+            email: Math.round(email.left),
+            counts: Math.round(counts.getBoundingClientRect().left),
+          };
+        }),
+      );
+    expect(rows.length, `${width} px`).toBeGreaterThan(1);
+    expect(new Set(rows.map((row) => row.email)).size, `${width} px: ${JSON.stringify(rows)}`).toBe(
+      1,
+    );
+    for (const row of rows) expect(row.counts, `${width} px`).toBe(row.email);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   await page.getByRole('button', { name: `Collapse ${parent.email}` }).click();
   await expect(page.getByRole('link', { name: child.email })).toHaveCount(0);
@@ -352,6 +377,13 @@ test('a member who is not an operator has no Admin, and /admin refuses them', as
     await expect(page.getByText(initial.email)).toHaveCount(0);
   }
   await checkScreen(page, 'Not Allowed', { every: true });
+  // Its heading sits above the card, as on every screen.
+  const heading = await page.getByRole('heading', { level: 1, name: 'Not Allowed' }).boundingBox();
+  const card = await page
+    .getByText('Only operators can use the operator console.')
+    .locator('xpath=..')
+    .boundingBox();
+  expect(heading!.y + heading!.height).toBeLessThanOrEqual(card!.y);
   await control(page, 'Back to Home').click();
   await expectHomeScreen(page);
 
@@ -385,6 +417,16 @@ test('Members and a member page pass axe at 1280 and 360 px, light and dark, by 
   await expect(page).toHaveURL((url) => url.searchParams.get('sort') === 'email');
   await openConsoleMember(page, member.email);
   await checkScreen(page, 'Member', { every: true });
+  // The member's actions are buttons of one width, at 1280 and at 360 px.
+  for (const width of [1280, 360]) {
+    await page.setViewportSize({ width, height: 800 });
+    const widths = await region(page, 'Actions')
+      .getByRole('button')
+      .evaluateAll((buttons) => buttons.map((b) => Math.round(b.getBoundingClientRect().width)));
+    expect(widths.length, `${width} px`).toBeGreaterThan(2);
+    expect(new Set(widths).size, `${width} px: ${widths.join(', ')}`).toBe(1);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
   // Delete asks first, in a dialog that takes focus; Escape cancels and gives focus back.
   const remove = region(page, 'Actions').getByRole('button', { name: 'Delete', exact: true });
   await remove.click();
@@ -403,6 +445,19 @@ test('Members and a member page pass axe at 1280 and 360 px, light and dark, by 
   await page.getByLabel('Search by email', { exact: true }).fill(member.email);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page.getByText('No members match this search.')).toBeVisible();
+
+  // A page past the last one (an old link) says so and offers the way back.
+  await page.goto('/admin?page=999');
+  const pager = page.getByRole('navigation', { name: 'Member pages' });
+  await expect(
+    pager.getByText(/^Page 999 is past the end of the list: it has \d+ pages?\.$/),
+  ).toBeVisible();
+  await expect(page.getByText(/None of/)).toHaveCount(0);
+  await pager.getByRole('button', { name: /^Go to (First|Last) Page$/ }).click();
+  await expect(
+    page.getByRole('table', { name: 'Members' }).getByRole('link').first(),
+  ).toBeVisible();
+  await expect(page.getByText(/past the end/)).toHaveCount(0);
 });
 
 test('Invite Tree, Mail and Security Log pass axe at 1280 and 360 px, light and dark', async ({

@@ -232,6 +232,18 @@ test.describe('links from mail that no longer work offer a new one', () => {
   });
 });
 
+test('the invite code in the sign-up welcome stays whole at 360 px', async ({ page }) => {
+  const code = await spareCode();
+  await page.setViewportSize({ width: 360, height: 800 });
+  await page.goto(`/signup?code=${code}`);
+  await expect(page.getByText("Welcome! You've been invited.")).toBeVisible();
+  const shown = page.getByText(code, { exact: true });
+  await expect(shown).toBeVisible();
+  // One line box: the code is never broken mid-code.
+  expect(await shown.evaluate((el) => el.getClientRects().length)).toBe(1);
+  expect((await shown.boundingBox())!.height).toBeLessThan(30);
+});
+
 test('sign-up says a code is used before the rest of the form is filled', async ({ page }) => {
   const code = await spareCode();
   await signUpUnverified(ORIGIN, code, 'took-it');

@@ -195,7 +195,11 @@ type LinkStatus = 'pending' | 'ok' | 'initial' | 'unknown' | 'invalid';
  * is the printed code that makes the first member (then they are setting up the community).
  */
 function InviteLinkBanner({ code, status }: { code: string; status: LinkStatus }) {
-  const shown = <span className="font-mono font-semibold wrap-anywhere">{code}</span>;
+  // A block of its own in the line: the code moves to the next line whole rather than breaking
+  // mid-code; only a code longer than the whole line breaks.
+  const shown = (
+    <span className="inline-block max-w-full font-mono font-semibold wrap-anywhere">{code}</span>
+  );
   if (status === 'invalid') {
     return (
       <Alert tone="neutral">

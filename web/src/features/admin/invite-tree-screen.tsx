@@ -61,11 +61,13 @@ function Branch({
   const hasChildren = node.childCount > 0;
   return (
     <li className="flex flex-col gap-1">
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md py-1">
+      {/* Three columns on every row, at every width: the toggle (or its room), the picture, and
+          the member, whose email starts each row at the same place (docs/decisions/0068). */}
+      <div className="grid grid-cols-[6rem_auto_minmax(0,1fr)] items-start gap-x-3 rounded-md py-1">
         {hasChildren ? (
           <Button
             variant="secondary"
-            className="min-h-9 min-w-24 px-2 py-1"
+            className="min-h-9 w-24 px-2 py-1"
             aria-expanded={open}
             aria-controls={open ? listId : undefined}
             aria-label={`${open ? 'Collapse' : 'Expand'} ${node.email}`}
@@ -75,23 +77,31 @@ function Branch({
             {open ? 'Collapse' : 'Expand'}
           </Button>
         ) : (
-          <span className="inline-block min-w-24" aria-hidden="true" />
+          <span className="w-24" aria-hidden="true" />
         )}
-        <Avatar member={node} size="sm" />
-        <Link
-          to="/admin/members/$id"
-          params={{ id: node.id }}
-          className={`${textLink} wrap-anywhere`}
-        >
-          {node.email}
-        </Link>
-        {node.name ? <span className="text-sm font-medium wrap-anywhere">{node.name}</span> : null}
-        <MemberBadges member={node} />
-        {node.inviterDeleted ? <Badge tone="amber">Inviter deleted</Badge> : null}
-        <span className="text-sm text-slate-700 dark:text-slate-300">
-          {node.childCount.toLocaleString('en-US')} invited ·{' '}
-          {node.descendants.toLocaleString('en-US')} in branch
+        <span className="flex min-h-9 items-center">
+          <Avatar member={node} size="sm" />
         </span>
+        <div className="flex min-h-9 flex-col items-start justify-center gap-1 text-left">
+          <Link
+            to="/admin/members/$id"
+            params={{ id: node.id }}
+            className={`${textLink} wrap-anywhere`}
+          >
+            {node.email}
+          </Link>
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+            {node.name ? (
+              <span className="text-sm font-medium wrap-anywhere">{node.name}</span>
+            ) : null}
+            <MemberBadges member={node} />
+            {node.inviterDeleted ? <Badge tone="amber">Inviter deleted</Badge> : null}
+            <span className="text-sm text-slate-700 dark:text-slate-300">
+              {node.childCount.toLocaleString('en-US')} invited ·{' '}
+              {node.descendants.toLocaleString('en-US')} in branch
+            </span>
+          </div>
+        </div>
       </div>
       {open && hasChildren ? (
         <Children viewer={viewer} node={node} loaded={loaded} listId={listId} />

@@ -35,15 +35,16 @@ export function MemberActionsCard({
             : undefined
       }
     >
-      <div className="flex flex-wrap gap-2">
+      {/* One width for every action: a grid of equal columns, whatever each label says. */}
+      <div className="grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-3">
         {protectedAccount ? null : member.disabled ? (
-          <Button className="min-w-32" disabled={busy} onClick={() => ask('enable')}>
+          <Button className="w-full" disabled={busy} onClick={() => ask('enable')}>
             {isRunning('enable') ? 'Enabling...' : 'Enable'}
           </Button>
         ) : (
           <Button
             variant="danger"
-            className="min-w-32"
+            className="w-full"
             disabled={busy}
             onClick={() => ask('disable')}
           >
@@ -53,7 +54,7 @@ export function MemberActionsCard({
         {member.verified ? null : (
           <Button
             variant="secondary"
-            className="min-w-52"
+            className="w-full"
             disabled={busy}
             onClick={() => void actions.resend()}
           >
@@ -63,7 +64,7 @@ export function MemberActionsCard({
         {viewerIsInitialUser && !member.isInitialUser ? (
           <Button
             variant="secondary"
-            className="min-w-48"
+            className="w-full"
             disabled={busy}
             onClick={() => ask(member.isOperator ? 'remove-operator' : 'make-operator')}
           >
@@ -77,7 +78,7 @@ export function MemberActionsCard({
         {protectedAccount || !canReset ? null : (
           <Button
             variant="secondary"
-            className="min-w-56"
+            className="w-full"
             disabled={busy}
             onClick={() => ask('reset')}
           >
@@ -87,26 +88,19 @@ export function MemberActionsCard({
         {canViewAs ? (
           <Button
             variant="secondary"
-            className="min-w-44"
+            className="w-full"
             disabled={busy}
             onClick={() => ask('view-as')}
           >
             {isRunning('view-as') ? 'Opening...' : 'View as Member'}
           </Button>
         ) : null}
-      </div>
-      {protectedAccount ? null : (
-        <div>
-          <Button
-            variant="danger"
-            className="w-full sm:w-auto"
-            disabled={busy}
-            onClick={() => ask('delete')}
-          >
+        {protectedAccount ? null : (
+          <Button variant="danger" className="w-full" disabled={busy} onClick={() => ask('delete')}>
             {isRunning('delete') ? 'Deleting...' : 'Delete'}
           </Button>
-        </div>
-      )}
+        )}
+      </div>
     </TitledCard>
   );
 }

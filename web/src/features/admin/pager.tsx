@@ -26,6 +26,22 @@ export function Pager({
   const pages = total >= 0 ? Math.max(1, Math.ceil(total / perPage)) : undefined;
   const hasNext = pages !== undefined ? page < pages : shown === perPage;
   if (page === 1 && !hasNext) return null;
+  if (shown === 0 && page > 1) {
+    // A page past the end (an old link, rows removed meanwhile): say so, and offer the way back.
+    const last = pages ?? 1;
+    return (
+      <nav aria-label={label} className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          {pages === undefined
+            ? `Page ${page} is past the end of the list.`
+            : `Page ${page} is past the end of the list: it has ${pages === 1 ? '1 page' : `${pages.toLocaleString('en-US')} pages`}.`}
+        </p>
+        <Button variant="secondary" onClick={() => onPage(last)}>
+          {last === 1 ? 'Go to First Page' : 'Go to Last Page'}
+        </Button>
+      </nav>
+    );
+  }
   const first = (page - 1) * perPage + 1;
   return (
     <nav aria-label={label} className="flex flex-wrap items-center justify-between gap-3">
@@ -90,7 +106,7 @@ export function PagedResults<T>({
         loading={loadingText}
         failed={`${failedText} ${adminErrorMessage(query.error, 'Please try again later.')}`}
       />
-      {query.isSuccess && query.data.items.length === 0 ? (
+      {query.isSuccess && query.data.items.length === 0 && page === 1 ? (
         <p className="text-slate-700 dark:text-slate-300">{emptyText}</p>
       ) : null}
       {query.isSuccess && query.data.items.length > 0 ? children(query.data.items) : null}
