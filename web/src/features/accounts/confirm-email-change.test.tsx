@@ -126,7 +126,7 @@ describe('Confirm New Email (/confirm-email-change)', () => {
     expect(screen.queryByText(/Email changed/)).not.toBeInTheDocument();
   });
 
-  it("shows the server's password message under the field, and a retry can succeed", async () => {
+  it('says a wrong password plainly under the field, and a retry can succeed', async () => {
     let answer = invalid({
       password: {
         code: 'validation_invalid_password',
@@ -139,7 +139,7 @@ describe('Confirm New Email (/confirm-email-change)', () => {
     await user.click(screen.getByRole('button', { name: 'Confirm Email Change' }));
     const message = await findAnnounced("That password isn't right.");
     expect(field).toHaveAttribute('aria-invalid', 'true');
-    expect(field).toHaveAccessibleDescription('Missing or invalid auth record password.');
+    expect(field).toHaveAccessibleDescription("That password isn't right.");
     expect(field).toHaveFocus();
     expect(message.closest('form')).not.toBeNull();
 
