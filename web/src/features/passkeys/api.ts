@@ -116,9 +116,7 @@ export function addPasskeyProblem(err: unknown): { tone: 'info' | 'error'; text:
 export function renamePasskeyErrorMessage(err: unknown): string {
   if (statusOf(err) === 404) return PASSKEY_GONE_MESSAGE;
   return (
-    fieldText(err, 'name') ??
-    serverText(err) ??
-    'Failed to rename the passkey. Please try again.'
+    fieldText(err, 'name') ?? serverText(err) ?? 'Failed to rename the passkey. Please try again.'
   );
 }
 
