@@ -115,7 +115,7 @@ test('Settings: the app renamed and kept, the environment’s fields read-only, 
   const timeLimit = batch.getByLabel('Time limit (seconds)');
   await timeLimit.fill('0');
   await batch.getByRole('button', { name: 'Save Batch Requests' }).click();
-  await expect(batch.getByText('Cannot be blank.')).toBeVisible();
+  await expect(batch.getByText('Enter a number greater than 0.')).toBeVisible();
   await expect(timeLimit).toBeFocused();
   await expect(timeLimit).toHaveAttribute('aria-invalid', 'true');
   await timeLimit.fill('5');

@@ -101,9 +101,11 @@ export function mfaIdOf(err: unknown): string | undefined {
 
 /** Why a session ended elsewhere, as a 401 tells a device that still held it (docs/api.md). */
 export type SessionEndReason = 'signed-out' | 'password-changed' | 'disabled' | 'expired';
-const END_REASONS: readonly string[] = ['signed-out', 'password-changed', 'disabled', 'expired'];
 
-/** The `reason` of a 401's body (an SDK error's, or the body itself), when it is one we know. */
+/**
+ * The `reason` of a 401's body (an SDK error's, or the body itself). A reason this app does not
+ * know yet has no text on the login screen, which then says nothing more than before.
+ */
 export function endReasonOf(errOrBody: unknown): SessionEndReason | undefined {
   const failure = sdkError(errOrBody);
   const body = failure
@@ -111,10 +113,7 @@ export function endReasonOf(errOrBody: unknown): SessionEndReason | undefined {
       ? failure.response
       : undefined
     : record(errOrBody);
-  const reason = body?.reason;
-  return typeof reason === 'string' && END_REASONS.includes(reason)
-    ? (reason as SessionEndReason)
-    : undefined;
+  return text(body?.reason) as SessionEndReason | undefined;
 }
 
 /**

@@ -36,6 +36,7 @@ export const MESSAGES = {
   'field.passkeyRefused': "The passkey couldn't be checked. Please try again.",
   'field.numberRange': 'Enter a whole number from {min} to {max}.',
   'field.numberAtLeast': 'Enter {min} or more.',
+  'field.positiveNumber': 'Enter a number greater than 0.',
   'field.numberAtMost': 'Enter {max} or less.',
   'field.passwordTooCommon': 'This password is too common. Choose one that is harder to guess.',
   'field.notVerified': 'Verify your email first.',
@@ -136,7 +137,13 @@ type FieldRule = MessageId | { _: MessageId; [field: string]: MessageId };
 
 /** Every field error code the server sends, PocketBase's and ours. */
 export const FIELD_CODES: Record<string, FieldRule> = {
-  validation_required: 'field.required',
+  // PocketBase's required rule also refuses a 0: a setting's count, time or size must be above it.
+  validation_required: {
+    maxRequests: 'field.positiveNumber',
+    timeout: 'field.positiveNumber',
+    maxBodySize: 'field.positiveNumber',
+    _: 'field.required',
+  },
   validation_is_email: 'field.email',
   validation_invalid_email: 'field.email',
   validation_min_text_constraint: 'field.tooShort',

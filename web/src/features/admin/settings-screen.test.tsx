@@ -199,7 +199,7 @@ describe('the console’s Settings', { timeout: 15_000 }, () => {
     await user.clear(most);
     await user.type(most, '0');
     await user.click(within(batch).getByRole('button', { name: 'Save Batch Requests' }));
-    expect(await findAnnounced('Cannot be blank.')).toBeVisible();
+    expect(await findAnnounced('Enter a number greater than 0.')).toBeVisible();
     expect(most).toHaveFocus();
     expect(most).toBeInvalid();
 
