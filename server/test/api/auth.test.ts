@@ -132,7 +132,7 @@ describe.each(DATABASES)('auth-with-password and auth-refresh on %s', (db) => {
       path: PATHS.refresh,
       headers: () => ({ Authorization: tamperSignature(alice.token) }),
       status: 401,
-      error: { message: MSG.needsAuth },
+      error: { message: MSG.needsAuth, reason: 'password-changed' },
     },
     {
       name: 'auth-refresh with a payload naming another user (signature no longer matches): 401',
@@ -140,7 +140,7 @@ describe.each(DATABASES)('auth-with-password and auth-refresh on %s', (db) => {
       path: PATHS.refresh,
       headers: () => ({ Authorization: withPayload(alice.token, (p) => ({ ...p, id: bob.id })) }),
       status: 401,
-      error: { message: MSG.needsAuth },
+      error: { message: MSG.needsAuth, reason: 'password-changed' },
     },
     {
       name: 'auth-refresh with an alg:none token: 401',

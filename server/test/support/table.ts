@@ -27,7 +27,12 @@ export interface Scenario {
   /** The exact JSON body. */
   json?: JsonValue | ((v: Vars) => JsonValue);
   /** The exact error envelope: message and the field → code map of `data`. */
-  error?: { message: string; fields?: Record<string, string> };
+  error?: {
+    message: string;
+    fields?: Record<string, string>;
+    /** A 401's `reason`: why the session the token once held ended (docs/api.md). */
+    reason?: string;
+  };
   /** Substrings the raw body must (not) contain. */
   contains?: Dyn<string[]>;
   notContains?: Dyn<string[]>;
@@ -55,7 +60,11 @@ export async function runScenario(t: TestServer, row: Scenario): Promise<ApiResp
   expect(res.headers['referrer-policy'], 'Referrer-Policy').toBe('no-referrer');
   if (row.json !== undefined) expect(res.body, where).toEqual(resolve(row.json, vars));
   if (row.error) {
-    expect(res.body, where).toEqual(envelope(row.status, row.error.message, row.error.fields));
+    const reason = row.error.reason ? { reason: row.error.reason } : {};
+    expect(res.body, where).toEqual({
+      ...envelope(row.status, row.error.message, row.error.fields),
+      ...reason,
+    });
   }
   if (row.status >= 400) expectErrorShape(res);
   for (const s of resolve(row.contains, vars) ?? []) expect(res.text, where).toContain(s);
@@ -70,7 +79,9 @@ export function expectErrorShape(res: ApiResponse): void {
   const b: Json = res.body;
   expect(res.headers['content-type'] ?? '').toMatch(/application\/json/);
   // The one exception: the answer that asks for the second sign-in step also carries `mfaId`.
+  // And a 401 to a token that once held a session may say why it ended (`reason`).
   const extra = res.status === 401 && typeof b?.mfaId === 'string' ? ['mfaId'] : [];
+  if (res.status === 401 && typeof b?.reason === 'string') extra.push('reason');
   expect(Object.keys(b ?? {}).sort()).toEqual(['data', 'message', ...extra, 'status']);
   expect(b.status).toBe(res.status);
   expect(typeof b.data).toBe('object');
