@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { pageTitle } from '../../lib/app-config';
 import { cn } from './cn';
 
@@ -21,7 +21,9 @@ export function ScreenHeading({
   className?: string;
 }) {
   const ref = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
+  // In the commit itself, not after paint: nothing can read the page (a screen reader, a test)
+  // between the heading appearing and it holding focus.
+  useLayoutEffect(() => {
     ref.current?.focus({ preventScroll: false });
   }, []);
   return (
