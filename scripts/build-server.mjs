@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { compile, writeCache } from './code-cache.mjs';
+import { WRAPPER_END, WRAPPER_START, compile, writeCache } from './code-cache.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'server/dist');
@@ -76,7 +76,11 @@ await build({
   entryPoints: { main: path.join(root, 'server/src/launch.ts') },
   outdir: dist,
   format: 'esm',
-  define: { BUNDLE_HASH: JSON.stringify(hash) },
+  define: {
+    BUNDLE_HASH: JSON.stringify(hash),
+    WRAPPER_START: JSON.stringify(WRAPPER_START),
+    WRAPPER_END: JSON.stringify(WRAPPER_END),
+  },
 });
 
 // The code cache (scripts/code-cache.mjs): what a start compiles, recorded by starting the bundle

@@ -15,7 +15,10 @@ import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 
-/** As server/src/launch.ts wraps the bundle: a CommonJS module's function, on a line of its own. */
+/**
+ * How the bundle is wrapped: a CommonJS module's function, on a line of its own. The build passes
+ * these to server/src/launch.ts, so the launcher compiles exactly what the cache was made from.
+ */
 export const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {\n';
 export const WRAPPER_END = '\n})';
 

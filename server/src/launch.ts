@@ -9,8 +9,8 @@ import vm from 'node:vm';
  * does not parse 3 MB of JavaScript again (docs/decisions/0065).
  *
  * The cache (server/dist/server.cache) is made by the build, which starts the bundle once to
- * record what a start compiles (scripts/code-cache.mjs, whose wrapper and file name this must
- * match). V8 refuses a cache made by another Node version or with other V8 flags
+ * record what a start compiles (scripts/code-cache.mjs: the build passes its wrapper in; the
+ * file name must match). V8 refuses a cache made by another Node version or with other V8 flags
  * (`--max-old-space-size`…); such a server then compiles as without one, and writes its own
  * cache 10 s after it started, when the folder is writable. The bundle's hash in the file's first
  * bytes ties the cache to the bundle (V8 itself only compares the source's length).
@@ -18,6 +18,12 @@ import vm from 'node:vm';
 
 /** Set by the build: the SHA-256 of server.cjs, in hex. */
 declare const BUNDLE_HASH: string;
+/**
+ * Set by the build from scripts/code-cache.mjs, which records the cache in the same wrapper: the
+ * bundle is CommonJS, run in a function like Node's own module wrapper.
+ */
+declare const WRAPPER_START: string;
+declare const WRAPPER_END: string;
 
 const dir = import.meta.dirname;
 const bundle = path.join(dir, 'server.cjs');
@@ -26,10 +32,6 @@ const cacheFile = path.join(dir, 'server.cache');
 const HEADER = 64;
 /** When a server whose cache was refused writes its own: after the start and first requests. */
 const WRITE_AFTER_MS = 10_000;
-
-/** The bundle is CommonJS, run in a function like Node's own module wrapper. */
-const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {\n';
-const WRAPPER_END = '\n})';
 
 function readCache(): Buffer | undefined {
   let file: Buffer;
