@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import type { MeAnswer } from '../../../contract/admin';
 import { AUTH_STORAGE_KEY, type UserRecord } from '../lib/session';
 
 /**
@@ -143,6 +144,36 @@ export function storeSession(user: UserRecord, token = makeToken(user.id)): stri
 
 export function authRefreshOk(user: UserRecord): Handler {
   return () => json(200, { token: makeToken(user.id), record: user });
+}
+
+/**
+ * `user` signed in on a previous visit: the session stored, its refresh and the changelog answered,
+ * and `routes` beside them (they win). With `operator`, GET /api/gatehouse/me says `user` is an
+ * operator (and the initial user when `user` is).
+ */
+export function signedInServer(
+  user: UserRecord,
+  routes: Record<string, Handler> = {},
+  { operator = false }: { operator?: boolean } = {},
+) {
+  storeSession(user);
+  return fakeServer({
+    'POST /api/collections/users/auth-refresh': authRefreshOk(user),
+    'GET /changelog.json': changelogOk(),
+    ...(operator ? { 'GET /api/gatehouse/me': meOk(user, true) } : {}),
+    ...routes,
+  });
+}
+
+/** GET /api/gatehouse/me for `user`: operator or not, initial user as the record says. */
+export function meOk(user: UserRecord, isOperator: boolean): Handler {
+  const answer: MeAnswer = {
+    id: user.id,
+    email: user.email,
+    isInitialUser: user.isInitialUser,
+    isOperator,
+  };
+  return () => json(200, answer);
 }
 
 export const sampleChangelog = [

@@ -1,15 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import {
-  authRefreshOk,
   changelogOk,
   fakeServer,
+  type Handler,
   json,
   makeUser,
   noContent,
   pbError,
-  storeSession,
-  type Handler,
+  signedInServer,
 } from '../../test/fake-server';
 import { findAnnounced, renderApp } from '../../test/render-app';
 import type {
@@ -76,12 +75,7 @@ const membersList: Handler = (req) => {
 };
 
 function signedIn(routes: Record<string, Handler>) {
-  storeSession(alice);
-  return fakeServer({
-    'POST /api/collections/users/auth-refresh': authRefreshOk(alice),
-    'GET /changelog.json': changelogOk(),
-    ...routes,
-  });
+  return signedInServer(alice, routes);
 }
 
 /** A member's page, as GET /api/admin/members/{id} answers it. */

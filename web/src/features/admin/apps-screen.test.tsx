@@ -2,15 +2,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { App } from '../../../../contract/oidc';
 import {
-  authRefreshOk,
-  changelogOk,
-  fakeServer,
+  type Handler,
   json,
   makeUser,
   noContent,
   pbError,
-  storeSession,
-  type Handler,
+  signedInServer,
 } from '../../test/fake-server';
 import { findAnnounced, renderApp } from '../../test/render-app';
 
@@ -36,16 +33,12 @@ function anApp(fields: Partial<App> = {}): App {
 
 /** The initial user, an operator, with the console's Apps answered from `state.apps`. */
 function onApps(routes: Record<string, Handler> = {}, apps: App[] = [anApp()]) {
-  storeSession(alice);
   const state = { apps };
-  const server = fakeServer({
-    'POST /api/collections/users/auth-refresh': authRefreshOk(alice),
-    'GET /changelog.json': changelogOk(),
-    'GET /api/gatehouse/me': () =>
-      json(200, { id: alice.id, email: alice.email, isInitialUser: true, isOperator: true }),
-    'GET /api/admin/apps': () => json(200, { issuer: ISSUER, items: state.apps }),
-    ...routes,
-  });
+  const server = signedInServer(
+    alice,
+    { 'GET /api/admin/apps': () => json(200, { issuer: ISSUER, items: state.apps }), ...routes },
+    { operator: true },
+  );
   return { server, state };
 }
 

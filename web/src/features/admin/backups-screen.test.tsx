@@ -1,15 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  authRefreshOk,
-  changelogOk,
-  fakeServer,
+  type Handler,
   json,
   makeUser,
   noContent,
   pbError,
-  storeSession,
-  type Handler,
+  signedInServer,
 } from '../../test/fake-server';
 import { findAnnounced, renderApp } from '../../test/render-app';
 import { formatSize } from './backups-api';
@@ -28,38 +25,37 @@ function backupsList(keys: string[]) {
 
 /** The initial user, an operator, on Backups; the list is `keys` until a test changes it. */
 function onBackups(routes: Record<string, Handler> = {}, keys = [NIGHTLY, BEFORE]) {
-  storeSession(alice);
   const state = { keys };
-  const server = fakeServer({
-    'POST /api/collections/users/auth-refresh': authRefreshOk(alice),
-    'GET /changelog.json': changelogOk(),
-    'GET /api/gatehouse/me': () =>
-      json(200, { id: alice.id, email: alice.email, isInitialUser: true, isOperator: true }),
-    'GET /api/backups': () => json(200, backupsList(state.keys)),
-    'GET /api/settings': () =>
-      json(200, {
-        smtp: {
-          enabled: false,
-          port: 0,
-          host: '',
-          username: '',
-          authMethod: '',
-          tls: false,
-          localName: '',
-        },
-        backups: { cron: '0 3 * * *', cronMaxKeep: 3 },
-        meta: {
-          appName: 'Gatehouse',
-          appURL: 'https://gate.example.com',
-          senderName: 'Gatehouse',
-          senderAddress: 'no-reply@gate.example.com',
-        },
-        logs: { maxDays: 5 },
-        gatehouse: { invitesPerMember: 5, sessionMaxDays: 30, auditRetentionDays: 90 },
-        lockedByEnv: [],
-      }),
-    ...routes,
-  });
+  const server = signedInServer(
+    alice,
+    {
+      'GET /api/backups': () => json(200, backupsList(state.keys)),
+      'GET /api/settings': () =>
+        json(200, {
+          smtp: {
+            enabled: false,
+            port: 0,
+            host: '',
+            username: '',
+            authMethod: '',
+            tls: false,
+            localName: '',
+          },
+          backups: { cron: '0 3 * * *', cronMaxKeep: 3 },
+          meta: {
+            appName: 'Gatehouse',
+            appURL: 'https://gate.example.com',
+            senderName: 'Gatehouse',
+            senderAddress: 'no-reply@gate.example.com',
+          },
+          logs: { maxDays: 5 },
+          gatehouse: { invitesPerMember: 5, sessionMaxDays: 30, auditRetentionDays: 90 },
+          lockedByEnv: [],
+        }),
+      ...routes,
+    },
+    { operator: true },
+  );
   return { server, state };
 }
 

@@ -1,41 +1,22 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { MeAnswer } from '../../../../contract/admin';
 import type { LogEntry } from '../../../../contract/logs';
 import {
-  authRefreshOk,
-  changelogOk,
-  fakeServer,
+  type FakeRequest,
+  type Handler,
   json,
   makeUser,
   noContent,
   pbError,
-  storeSession,
-  type FakeRequest,
-  type Handler,
+  signedInServer,
 } from '../../test/fake-server';
 import { renderApp } from '../../test/render-app';
 import { cronInWords } from './cron-words';
 
 const alice = makeUser({ isInitialUser: true });
-const operatorMe: Handler = () => {
-  const answer: MeAnswer = {
-    id: alice.id,
-    email: alice.email,
-    isInitialUser: true,
-    isOperator: true,
-  };
-  return json(200, answer);
-};
 
 function signedIn(routes: Record<string, Handler>) {
-  storeSession(alice);
-  return fakeServer({
-    'POST /api/collections/users/auth-refresh': authRefreshOk(alice),
-    'GET /changelog.json': changelogOk(),
-    'GET /api/gatehouse/me': operatorMe,
-    ...routes,
-  });
+  return signedInServer(alice, routes, { operator: true });
 }
 
 /** A request's log entry as GET /api/logs answers one (contract/logs.ts). */

@@ -4,12 +4,13 @@ import {
   authRefreshOk,
   changelogOk,
   fakeServer,
+  type Handler,
   json,
   makeUser,
   noContent,
   pbError,
+  signedInServer,
   storeSession,
-  type Handler,
 } from '../../test/fake-server';
 import { findAnnounced, renderApp } from '../../test/render-app';
 
@@ -56,15 +57,11 @@ function settingsAnswer(
 
 /** The initial user, an operator, with the settings routes answered as the server would. */
 function onSettings(routes: Record<string, Handler> = {}, answer = settingsAnswer()) {
-  storeSession(alice);
-  return fakeServer({
-    'POST /api/collections/users/auth-refresh': authRefreshOk(alice),
-    'GET /changelog.json': changelogOk(),
-    'GET /api/gatehouse/me': () =>
-      json(200, { id: alice.id, email: alice.email, isInitialUser: true, isOperator: true }),
-    'GET /api/settings': () => json(200, answer),
-    ...routes,
-  });
+  return signedInServer(
+    alice,
+    { 'GET /api/settings': () => json(200, answer), ...routes },
+    { operator: true },
+  );
 }
 
 function section(name: string) {
