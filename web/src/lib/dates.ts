@@ -11,3 +11,27 @@ export function formatDateTime(value: string | null | undefined): string {
   if (!date) return value || 'Unknown';
   return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+const RELATIVE_UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * 86_400],
+  ['month', 30 * 86_400],
+  ['week', 7 * 86_400],
+  ['day', 86_400],
+  ['hour', 3_600],
+  ['minute', 60],
+];
+
+/**
+ * How long ago a server date was, in words: "just now", "5 minutes ago", "yesterday",
+ * "3 weeks ago". Pair it with `formatDateTime` where the exact time matters (a `<time>`'s title).
+ */
+export function formatTimeAgo(value: string | null | undefined, now = Date.now()): string {
+  const date = serverDate(value);
+  if (!date) return value || 'Unknown';
+  const seconds = Math.max(0, Math.floor((now - date.getTime()) / 1000));
+  const words = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
+  for (const [unit, size] of RELATIVE_UNITS) {
+    if (seconds >= size) return words.format(-Math.floor(seconds / size), unit);
+  }
+  return 'just now';
+}

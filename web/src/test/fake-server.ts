@@ -200,3 +200,48 @@ export const sampleChangelog = [
 export function changelogOk(entries: unknown = sampleChangelog): Handler {
   return () => json(200, entries);
 }
+
+/** GET /api/settings as the server answers it: SMTP_URL set in the server's environment. */
+export function settingsAnswer(
+  over: {
+    meta?: object;
+    smtp?: object;
+    backups?: object;
+    batch?: object;
+    lockedByEnv?: string[];
+  } = {},
+) {
+  return {
+    smtp: {
+      enabled: true,
+      port: 587,
+      host: 'smtp.example.com',
+      username: 'gate',
+      authMethod: '',
+      tls: false,
+      localName: '',
+      ...over.smtp,
+    },
+    backups: { cron: '', cronMaxKeep: 3, ...over.backups },
+    batch: { enabled: false, maxRequests: 50, timeout: 3, maxBodySize: 0, ...over.batch },
+    meta: {
+      appName: 'Gatehouse',
+      appURL: 'https://gate.example.com',
+      senderName: 'Gatehouse',
+      senderAddress: 'no-reply@gate.example.com',
+      ...over.meta,
+    },
+    logs: { maxDays: 5 },
+    gatehouse: { invitesPerMember: 5, sessionMaxDays: 30, auditRetentionDays: 90 },
+    lockedByEnv: over.lockedByEnv ?? [
+      'smtp.enabled',
+      'smtp.host',
+      'smtp.port',
+      'smtp.username',
+      'smtp.password',
+      'smtp.authMethod',
+      'smtp.tls',
+      'smtp.localName',
+    ],
+  };
+}

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { NavButton } from '../../components/ui/nav-button';
@@ -5,6 +6,9 @@ import { ScreenHeader, ScreenShell, usePageTitle } from '../../components/ui/scr
 import { useCurrentUser } from '../../lib/auth';
 import { useLogOut } from '../../lib/use-log-out';
 import { UpdateBannerSection } from '../changelog/update-banner-section';
+
+/** Home's cards beside the spec's (docs/decisions/0069), loaded after the screen itself. */
+const HomeCards = lazy(() => import('./home-cards'));
 
 export function HomeScreen() {
   usePageTitle('Home');
@@ -35,6 +39,11 @@ export function HomeScreen() {
           Log Out
         </Button>
       </Card>
+      {user ? (
+        <Suspense fallback={null}>
+          <HomeCards user={user} />
+        </Suspense>
+      ) : null}
     </ScreenShell>
   );
 }

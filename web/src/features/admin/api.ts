@@ -15,6 +15,7 @@ import type {
   TreeNodeAnswer,
   WaysInAnswer,
 } from '../../../../contract/admin';
+import type { SettingsAnswer } from '../../../../contract/settings';
 import { statusOf } from '../../lib/api-error';
 import { serverText } from '../../lib/messages';
 import { pb } from '../../lib/pb';
@@ -104,6 +105,21 @@ export const adminKeys = {
 };
 
 export { meQueryOptions } from '../../lib/me';
+
+/**
+ * The app's settings as the console shows them (GET /api/settings, operators only; settings-api.ts
+ * has the rest). Here, beside the keys, so Home's first steps read the same cache without loading
+ * the console's settings code.
+ */
+export const settingsKeys = {
+  settings: (viewer: string) => [...adminKeys.of(viewer), 'settings'] as const,
+};
+
+export const settingsQueryOptions = (viewer: string) =>
+  queryOptions({
+    queryKey: settingsKeys.settings(viewer),
+    queryFn: () => pb.send<SettingsAnswer>('/api/settings', {}),
+  });
 
 /**
  * A page of members. The total is counted only on the first page of a search (docs/api.md:

@@ -1,8 +1,6 @@
-import { queryOptions } from '@tanstack/react-query';
 import type { SettingsAnswer } from '../../../../contract/settings';
 import { fieldTexts } from '../../lib/messages';
 import { pb } from '../../lib/pb';
-import { adminKeys } from './api';
 
 /**
  * The console's Settings screen and the Backups screen's schedule: PocketBase's settings API
@@ -53,16 +51,7 @@ export function lockingVariable(settings: Settings, path: SettingPath): string |
   return path.startsWith('smtp.') ? 'SMTP_URL' : (VARIABLES[path] ?? 'the environment');
 }
 
-const keys = {
-  settings: (viewer: string) => [...adminKeys.of(viewer), 'settings'] as const,
-};
-export const settingsKeys = keys;
-
-export const settingsQueryOptions = (viewer: string) =>
-  queryOptions({
-    queryKey: keys.settings(viewer),
-    queryFn: () => pb.send<Settings>('/api/settings', {}),
-  });
+export { settingsKeys, settingsQueryOptions } from './api';
 
 /** Saves `change` (only what it holds) and answers every setting as they now are. */
 export function saveSettings(change: SettingsChange): Promise<Settings> {

@@ -10,50 +10,12 @@ import {
   noContent,
   pbError,
   signedInServer,
+  settingsAnswer,
   storeSession,
 } from '../../test/fake-server';
 import { findAnnounced, renderApp } from '../../test/render-app';
 
 const alice = makeUser({ isInitialUser: true });
-
-/** GET /api/settings as the server answers it: SMTP_URL set in the server's environment. */
-function settingsAnswer(
-  over: { meta?: object; smtp?: object; batch?: object; lockedByEnv?: string[] } = {},
-) {
-  return {
-    smtp: {
-      enabled: true,
-      port: 587,
-      host: 'smtp.example.com',
-      username: 'gate',
-      authMethod: '',
-      tls: false,
-      localName: '',
-      ...over.smtp,
-    },
-    backups: { cron: '', cronMaxKeep: 3 },
-    batch: { enabled: false, maxRequests: 50, timeout: 3, maxBodySize: 0, ...over.batch },
-    meta: {
-      appName: 'Gatehouse',
-      appURL: 'https://gate.example.com',
-      senderName: 'Gatehouse',
-      senderAddress: 'no-reply@gate.example.com',
-      ...over.meta,
-    },
-    logs: { maxDays: 5 },
-    gatehouse: { invitesPerMember: 5, sessionMaxDays: 30, auditRetentionDays: 90 },
-    lockedByEnv: over.lockedByEnv ?? [
-      'smtp.enabled',
-      'smtp.host',
-      'smtp.port',
-      'smtp.username',
-      'smtp.password',
-      'smtp.authMethod',
-      'smtp.tls',
-      'smtp.localName',
-    ],
-  };
-}
 
 /** The initial user, an operator, with the settings routes answered as the server would. */
 function onSettings(routes: Record<string, Handler> = {}, answer = settingsAnswer()) {

@@ -7,11 +7,14 @@ export const COPIED_MS = 2000;
 
 export function CopyInviteButton({
   code,
+  label = 'Copy Invite',
   describedBy,
   onError,
   onCopied,
 }: {
   code: string;
+  /** What the button reads before a copy (Profile's "Copy Invite", Home's "Copy Link"). */
+  label?: string;
   describedBy?: string;
   onError: (link: string) => void;
   /** After a copy that worked (the list marks the code for the visit). */
@@ -42,7 +45,7 @@ export function CopyInviteButton({
       aria-describedby={describedBy}
       onClick={onCopy}
     >
-      {copied ? 'Copied' : 'Copy Invite'}
+      {copied ? 'Copied' : label}
     </Button>
   );
 }

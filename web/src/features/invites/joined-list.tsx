@@ -3,7 +3,7 @@ import { formatDateTime } from '../../lib/dates';
 import type { UsedInviteCode } from './api';
 
 /** Who a row names: their name, else the email they show, else words for neither. */
-function whoJoined(used: UsedInviteCode): string {
+export function whoJoined(used: UsedInviteCode): string {
   if (!used.member) return 'An account that has since been deleted';
   return used.member.name || used.member.email || 'Someone who has not added a name';
 }

@@ -1,0 +1,150 @@
+import { Link } from '@tanstack/react-router';
+import { useId, useState } from 'react';
+import { Avatar } from '../../components/avatar';
+import { LiveMessage } from '../../components/ui/alert';
+import { TitledCard } from '../../components/ui/card';
+import { QueryStatus } from '../../components/ui/query-status';
+import { textLink } from '../../components/ui/screen';
+import { formatDateTime, formatTimeAgo } from '../../lib/dates';
+import type { UserRecord } from '../../lib/session';
+import { useInviteCodes, type UsedInviteCode } from './api';
+import { CopyInviteButton } from './copy-invite-button';
+import { whoJoined } from './joined-list';
+import { useSentMarks } from './sent-marks';
+
+/** How many of the newest joiners Home shows (docs/decisions/0069); Profile lists them all. */
+export const RECENT_JOINERS = 3;
+
+/**
+ * Home's "Your Invites": how many of the member's codes are unused, a Copy Link for the first of
+ * them (the profile's own button and marks, so Profile shows it as copied too), and the few people
+ * who joined most recently with the member's codes. The data and its realtime updates are the
+ * profile's (`useInviteCodes`): only the member's own codes and the people who used them.
+ */
+export function InvitesLeftSection({ user }: { user: UserRecord }) {
+  const codes = useInviteCodes(user.id);
+  const marks = useSentMarks(user.id);
+  const [error, setError] = useState<string | null>(null);
+  const codeId = useId();
+  const joinedId = useId();
+
+  const next = codes.data?.codes[0];
+  const left = codes.data?.codes.length ?? 0;
+  return (
+    <TitledCard title="Your Invites" description="Each invite code lets one person join.">
+      <QueryStatus
+        query={codes}
+        loading="Loading invite codes..."
+        failed="We couldn't load your invite codes. Please try again later."
+      />
+      <LiveMessage tone="error">{error}</LiveMessage>
+      {codes.isSuccess ? (
+        <>
+          {next ? (
+            <div className="flex flex-col gap-3">
+              <p>
+                You have <strong>{left}</strong> invite {left === 1 ? 'code' : 'codes'} left.
+              </p>
+              <div className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-slate-200 px-3 py-2 dark:border-slate-700">
+                <div className="flex min-w-0 flex-col gap-1">
+                  <span className="text-sm text-slate-700 dark:text-slate-300">Your next code</span>
+                  <code id={codeId} className="font-mono text-sm font-semibold wrap-anywhere">
+                    {next.code}
+                  </code>
+                  {marks.of(next.code) ? (
+                    <span className="flex items-center gap-1 text-xs font-medium text-green-800 dark:text-green-300">
+                      <span aria-hidden="true">✓</span>
+                      {marks.of(next.code) === 'shared' ? 'Link shared' : 'Link copied'}
+                    </span>
+                  ) : null}
+                </div>
+                <CopyInviteButton
+                  code={next.code}
+                  label="Copy Link"
+                  describedBy={codeId}
+                  onCopied={() => {
+                    setError(null);
+                    marks.mark(next.code, 'copied');
+                  }}
+                  onError={(link) =>
+                    setError(`Could not copy automatically. Your invite link: ${link}`)
+                  }
+                />
+              </div>
+              <p className="text-sm">
+                <Link to="/profile" className={textLink}>
+                  See all your invite codes
+                </Link>
+              </p>
+            </div>
+          ) : (
+            <NoCodesLeft user={user} />
+          )}
+          <RecentJoiners used={codes.data.used} headingId={joinedId} />
+        </>
+      ) : null}
+    </TitledCard>
+  );
+}
+
+function NoCodesLeft({ user }: { user: UserRecord }) {
+  if (user.isInitialUser === true) {
+    return (
+      <p>
+        You have no invite codes left.{' '}
+        <Link to="/profile" className={textLink}>
+          Generate more on your Profile
+        </Link>
+        .
+      </p>
+    );
+  }
+  return (
+    <p>You have no invite codes left. If you need more, ask the person who runs this community.</p>
+  );
+}
+
+/**
+ * The newest few who joined with the member's codes, newest first (the server's order), with how
+ * long ago. Accounts deleted since are left out here (Profile still lists their codes).
+ */
+function RecentJoiners({ used, headingId }: { used: UsedInviteCode[]; headingId: string }) {
+  const joined = used.filter((row) => row.member !== null);
+  const shown = joined.slice(0, RECENT_JOINERS);
+  return (
+    <div className="flex flex-col gap-2 border-t border-slate-200 pt-4 dark:border-slate-700">
+      <h3 id={headingId} className="font-semibold">
+        Joined Recently
+      </h3>
+      {shown.length === 0 ? (
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          Nobody has joined with your codes yet. When someone does, they show here.
+        </p>
+      ) : (
+        <ul className="flex flex-col gap-2" aria-labelledby={headingId}>
+          {shown.map((row) => (
+            <li key={row.id} className="flex items-center gap-3">
+              <Avatar member={row.member ?? { id: row.id, name: '?' }} size="md" />
+              <div className="flex min-w-0 flex-col">
+                <span className="font-medium wrap-anywhere">{whoJoined(row)}</span>
+                <span className="text-sm text-slate-700 dark:text-slate-300">
+                  Joined{' '}
+                  <time dateTime={row.usedAt.replace(' ', 'T')} title={formatDateTime(row.usedAt)}>
+                    {formatTimeAgo(row.usedAt)}
+                  </time>
+                </span>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {joined.length > shown.length ? (
+        <p className="text-sm">
+          <Link to="/profile" className={textLink}>
+            See everyone who joined with your codes
+          </Link>
+        </p>
+      ) : null}
+    </div>
+  );
+}
