@@ -231,7 +231,8 @@ describe('the operator console', () => {
   it('the header shows Admin to an operator, and it opens Members', async () => {
     signedIn({ 'GET /api/gatehouse/me': me(true), 'GET /api/admin/members': membersList });
     const { user, router } = renderApp('/home');
-    await user.click(await screen.findByRole('link', { name: 'Admin' }));
+    // Home's cards load on first use (a lazy chunk): room for that on a busy machine.
+    await user.click(await screen.findByRole('link', { name: 'Admin' }, { timeout: 5000 }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Members' })).toHaveFocus();
     expect(router.state.location.pathname).toBe('/admin');
     expect(document.title).toBe('Members · Gatehouse');
