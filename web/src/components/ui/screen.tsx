@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { pageTitle } from '../../lib/app-config';
 import { cn } from './cn';
 
@@ -21,9 +21,9 @@ export function ScreenHeading({
   className?: string;
 }) {
   const ref = useRef<HTMLHeadingElement>(null);
-  // In the commit itself, not after paint: nothing can read the page (a screen reader, a test)
-  // between the heading appearing and it holding focus.
-  useLayoutEffect(() => {
+  // A passive effect, not a layout one: React runs layout effects again when a suspended part of
+  // the page shows again (a lazy card arriving), which would take focus from where the member is.
+  useEffect(() => {
     ref.current?.focus({ preventScroll: false });
   }, []);
   return (

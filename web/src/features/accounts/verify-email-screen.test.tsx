@@ -70,7 +70,9 @@ describe('Verify email (/verify-email)', () => {
       [RESEND]: () => noContent(),
     });
     const { user, router } = renderApp(`/verify-email?token=${token}`);
-    expect(await screen.findByRole('heading', { name: 'Verification Failed' })).toHaveFocus();
+    const heading = await screen.findByRole('heading', { name: 'Verification Failed' });
+    // The heading takes focus just after it appears (a passive effect).
+    await waitFor(() => expect(heading).toHaveFocus());
     expect(
       screen.getByText('Failed to verify email. The link may be invalid or expired.'),
     ).toBeInTheDocument();
