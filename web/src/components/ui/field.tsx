@@ -1,7 +1,7 @@
-import { useId, type InputHTMLAttributes, type Ref } from 'react';
+import { useId, type InputHTMLAttributes, type Ref, type TextareaHTMLAttributes } from 'react';
 import { cn } from './cn';
 
-interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
+interface FieldCommon {
   label: string;
   hint?: string;
   /**
@@ -9,21 +9,36 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
    * screen reader hears it appear). Marks the input invalid while it is set.
    */
   error?: string | null;
-  ref?: Ref<HTMLInputElement>;
 }
 
-export function Field({ label, hint, error, className, id, ...input }: FieldProps) {
+/** A field of one line: an `input`. */
+export type InputFieldProps = FieldCommon & {
+  multiline?: false;
+  ref?: Ref<HTMLInputElement>;
+} & InputHTMLAttributes<HTMLInputElement>;
+
+/** With `multiline`, a field of several lines (one address a line, say): a `textarea`. */
+type FieldProps =
+  | InputFieldProps
+  | (FieldCommon & {
+      multiline: true;
+      ref?: Ref<HTMLTextAreaElement>;
+    } & TextareaHTMLAttributes<HTMLTextAreaElement>);
+
+export function Field({ label, hint, error, className, id, multiline, ...input }: FieldProps) {
   const generated = useId();
   const inputId = id ?? generated;
   const hintId = hint ? `${inputId}-hint` : undefined;
   const errorId = error === undefined ? undefined : `${inputId}-error`;
   const describedBy = [hintId, error ? errorId : undefined].filter(Boolean).join(' ') || undefined;
+  // The props of the one kind or the other, as the caller's type checked them.
+  const Control = (multiline ? 'textarea' : 'input') as 'input';
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={inputId} className="text-sm font-medium text-slate-800 dark:text-slate-200">
         {label}
       </label>
-      <input
+      <Control
         id={inputId}
         aria-describedby={describedBy}
         className={cn(
@@ -32,7 +47,7 @@ export function Field({ label, hint, error, className, id, ...input }: FieldProp
           'dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-400 dark:focus-visible:border-blue-300 dark:focus-visible:outline-blue-300',
           className,
         )}
-        {...input}
+        {...(input as InputHTMLAttributes<HTMLInputElement>)}
         aria-invalid={error ? true : input['aria-invalid']}
       />
       {hint ? (

@@ -28,7 +28,6 @@ import {
   type AppSavedAnswer,
 } from './apps-api';
 import { ConfirmAction } from './confirm-action';
-import { TextAreaField } from './text-area-field';
 
 const COPIED_MS = 2000;
 
@@ -575,7 +574,8 @@ function AppForm({
         error={errors.name ?? null}
         onChange={(e) => set('name', e.target.value)}
       />
-      <TextAreaField
+      <Field
+        multiline
         ref={(el) => {
           inputs.current.redirectUris = el;
         }}
@@ -589,7 +589,8 @@ function AppForm({
         error={errors.redirectUris ?? null}
         onChange={(e) => set('redirectUris', e.target.value)}
       />
-      <TextAreaField
+      <Field
+        multiline
         ref={(el) => {
           inputs.current.postLogoutRedirectUris = el;
         }}
