@@ -16,9 +16,18 @@ const FRAMEWORK =
 /**
  * What the login and sign-up screens share with other screens: left to itself the bundler makes
  * each of these a chunk of its own, most under a kilobyte. Not lib/pb.ts: the SDK loads on demand.
+ * Only the parts of `components/ui/` these screens use; the others (`ui` below) load with the
+ * signed-in screens.
  */
 const FIRST_SCREEN_SHARED = [
-  'components/ui/',
+  'components/ui/alert.tsx',
+  'components/ui/button.tsx',
+  'components/ui/card.tsx',
+  'components/ui/cn.ts',
+  'components/ui/field.tsx',
+  'components/ui/password-field.tsx',
+  'components/ui/screen.tsx',
+  'components/ui/spinner.tsx',
   'lib/api-error.ts',
   'lib/email-rule.ts',
   'lib/history-state.ts',
@@ -34,10 +43,16 @@ const FIRST_SCREEN_SHARED = [
 /**
  * The WebAuthn library and the passkey prompt's helpers, which the login screen loads for passkey
  * autofill: one chunk, though Settings and the "Confirm it's you" dialog import the library too
- * (left to itself the bundler splits the library off, one more file for the first screen).
+ * (left to itself the bundler splits the library off, one more file for the first screen). Not the
+ * library's registration (adding a passkey in Settings): it goes with Settings. The library has no
+ * side effects on import, and is treated so below: else its one entry module, which re-exports the
+ * registration too, would keep it in this chunk.
  */
-const PASSKEY_PROMPT =
-  /node_modules[\\/]@simplewebauthn[\\/]|features[\\/]passkeys[\\/]ceremony\.ts$/;
+const WEBAUTHN = /node_modules[\\/]@simplewebauthn[\\/]browser[\\/]/;
+const REGISTRATION = /[\\/](startRegistration|identifyRegistrationError)\.js$/;
+const PASSKEY_PROMPT = (id: string) =>
+  (WEBAUTHN.test(id) || /features[\\/]passkeys[\\/]ceremony\.ts$/.test(id)) &&
+  !REGISTRATION.test(id);
 
 const inWebSrc = (id: string, file: string) =>
   id.replaceAll('\\', '/').includes(`/web/src/${file}`);
@@ -90,6 +105,7 @@ export default defineConfig({
     // Safari 17): no polyfill in the first download.
     modulePreload: { polyfill: false },
     rolldownOptions: {
+      treeshake: { moduleSideEffects: [{ test: WEBAUTHN, sideEffects: false }] },
       output: {
         // Seven characters of content hash, not eight: every chunk's name is in the first screen's
         // list of what it may load (and in each import), so each character weighs on its budget;
@@ -100,7 +116,9 @@ export default defineConfig({
           groups: [
             { name: 'framework', test: (id) => FRAMEWORK.test(id) },
             { name: 'forms', test: (id) => FIRST_SCREEN_SHARED.some((file) => inWebSrc(id, file)) },
-            { name: 'ceremony', test: (id) => PASSKEY_PROMPT.test(id) },
+            { name: 'ceremony', test: PASSKEY_PROMPT },
+            // What only signed-in screens use of components/ui, one chunk rather than one each.
+            { name: 'ui', test: (id) => inWebSrc(id, 'components/ui/') },
           ],
         },
       },

@@ -1,9 +1,9 @@
 import type { ChangeEventHandler, RefObject } from 'react';
-import { Field } from '../../components/ui/field';
+import { PasswordField } from '../../components/ui/password-field';
 
 /**
  * The password a member already has, as sign-in, Settings and the email-change link ask for it:
- * a password input the browser fills with the saved password.
+ * a password input the browser fills with the saved password, with Show / Hide.
  */
 export function CurrentPasswordField({
   label = 'Password',
@@ -24,11 +24,10 @@ export function CurrentPasswordField({
   ref: RefObject<HTMLInputElement | null>;
 }) {
   return (
-    <Field
+    <PasswordField
       ref={ref}
       label={label}
       name={name}
-      type="password"
       autoComplete="current-password"
       required
       value={value}

@@ -1,5 +1,5 @@
 import type { ChangeEventHandler, RefObject } from 'react';
-import { RevealField } from './reveal-field';
+import { PasswordField } from '../../components/ui/password-field';
 import { MIN_PASSWORD_LENGTH } from './validation';
 
 export const CONFIRM_MISMATCH_NOTE = 'This does not match the password above.';
@@ -27,15 +27,16 @@ export function NewPasswordFields({
     passwordConfirm: RefObject<HTMLInputElement | null>;
   };
 }) {
-  // Marked on the field as soon as the confirmation is as long as the password and differs (the
+  // Marked on the field as soon as the confirmation is as long as the password and differs, and
+  // after a submit that found them different, whatever their lengths, until they match (the
   // form's own check still says "Passwords do not match" on submit).
   const mismatch =
-    passwordConfirm !== '' &&
-    passwordConfirm.length >= password.length &&
-    passwordConfirm !== password;
+    passwordConfirm !== password &&
+    (invalid === 'passwordConfirm' ||
+      (passwordConfirm !== '' && passwordConfirm.length >= password.length));
   return (
     <>
-      <RevealField
+      <PasswordField
         ref={refs.password}
         label={label}
         name="password"
@@ -47,7 +48,7 @@ export function NewPasswordFields({
         aria-invalid={invalid === 'password' || undefined}
         onChange={onPasswordChange}
       />
-      <RevealField
+      <PasswordField
         ref={refs.passwordConfirm}
         label={confirmLabel}
         name="passwordConfirm"

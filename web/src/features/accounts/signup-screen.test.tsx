@@ -194,6 +194,20 @@ describe('Sign-up (/signup)', () => {
       expect(server.to('POST', '/api/collections/users/records')).toHaveLength(0);
     });
 
+    it('a shorter confirmation that does not match is marked on its field once submitted', async () => {
+      fakeServer({});
+      const { user } = renderApp('/signup');
+      await fill(user, { ...valid, confirm: 'long enough' });
+      await findAnnounced('Passwords do not match');
+      const confirm = screen.getByLabelText('Confirm Password');
+      expect(confirm).toHaveFocus();
+      expect(confirm).toHaveAttribute('aria-invalid', 'true');
+      expect(confirm).toHaveAccessibleDescription('This does not match the password above.');
+      // Once they match the note goes (the field stays marked until the next Sign Up).
+      await user.type(confirm, ' pw');
+      expect(screen.queryByText('This does not match the password above.')).toBeNull();
+    }, 15_000);
+
     it('a confirmation that does not match is marked on its field as it is typed', async () => {
       fakeServer({});
       const { user } = renderApp('/signup');

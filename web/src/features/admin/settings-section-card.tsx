@@ -5,6 +5,7 @@ import { Button, focusRing } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { cn } from '../../components/ui/cn';
 import { Field } from '../../components/ui/field';
+import { PasswordField } from '../../components/ui/password-field';
 import { statusOf } from '../../lib/api-error';
 import { useCurrentUser } from '../../lib/auth';
 import { adminErrorMessage } from './api';
@@ -240,10 +241,9 @@ function SettingInput({
   if (field.kind === 'password') {
     return (
       <div className="flex flex-col gap-2">
-        <Field
+        <PasswordField
           ref={inputRef}
           label={field.label}
-          type="password"
           autoComplete="new-password"
           placeholder={locked ? 'Set by the environment' : 'Unchanged'}
           hint={

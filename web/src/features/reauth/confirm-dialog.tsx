@@ -4,6 +4,7 @@ import { Dialog } from '../../components/dialog';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
+import { PasswordField } from '../../components/ui/password-field';
 import { textLink } from '../../components/ui/screen';
 import type { Auth } from '../../lib/auth';
 import { connectedProvidersQueryOptions } from '../providers/api';
@@ -155,6 +156,8 @@ export function ConfirmDialog({
           : LINES.none();
 
   const other = typedMethods.find((m) => m !== typed);
+  // The password with Show / Hide, as everywhere; a code as text.
+  const TypedField = typed === 'password' ? PasswordField : Field;
 
   return (
     <Dialog
@@ -185,12 +188,11 @@ export function ConfirmDialog({
 
       {typed ? (
         <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
-          <Field
+          <TypedField
             key={typed}
             ref={input}
             label={FIELDS[typed].label}
             name={typed}
-            type={typed === 'password' ? 'password' : 'text'}
             autoComplete={FIELDS[typed].autoComplete}
             autoCapitalize="none"
             autoCorrect="off"
