@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { Card } from '../../components/ui/card';
 import { NavButton } from '../../components/ui/nav-button';
+import { PageSections } from '../../components/ui/page-sections';
 import { ScreenHeading, ScreenShell, usePageTitle } from '../../components/ui/screen';
 import { useCurrentUser } from '../../lib/auth';
 import type { UserRecord } from '../../lib/session';
@@ -38,23 +39,26 @@ export function SettingsScreen() {
   usePageTitle('Settings');
   const user = useCurrentUser();
   return (
-    <ScreenShell width="wide">
+    <ScreenShell width="sections">
       <ScreenHeading>Settings</ScreenHeading>
-      {user ? (
-        CARDS.map(({ key, Card: SettingsCard }) => <SettingsCard key={key} user={user} />)
-      ) : (
-        <Card>
-          <p role="alert">No user found.</p>
-        </Card>
-      )}
-      <div className="flex flex-col gap-3 sm:flex-row">
-        <NavButton to="/profile" variant="secondary">
-          Back to Profile
-        </NavButton>
-        <NavButton to="/home" variant="secondary">
-          Back to Home
-        </NavButton>
-      </div>
+      {/* "On this page" links to each card's heading; a card's id comes from its heading. */}
+      <PageSections>
+        {user ? (
+          CARDS.map(({ key, Card: SettingsCard }) => <SettingsCard key={key} user={user} />)
+        ) : (
+          <Card>
+            <p role="alert">No user found.</p>
+          </Card>
+        )}
+        <div className="flex flex-col gap-3 sm:flex-row">
+          <NavButton to="/profile" variant="secondary">
+            Back to Profile
+          </NavButton>
+          <NavButton to="/home" variant="secondary">
+            Back to Home
+          </NavButton>
+        </div>
+      </PageSections>
     </ScreenShell>
   );
 }

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { LiveMessage } from '../../components/ui/alert';
 import { Card } from '../../components/ui/card';
+import { PageSections } from '../../components/ui/page-sections';
 import { ScreenHeading, textLink, usePageTitle } from '../../components/ui/screen';
 import { statusOf } from '../../lib/api-error';
 import { useCurrentUser } from '../../lib/auth';
@@ -93,17 +94,20 @@ function MemberPage({ viewer, member }: { viewer: string; member: MemberDetail }
         </LiveMessage>
       </div>
 
-      <MemberDetailsCard member={member} />
-      <MemberActionsCard
-        member={member}
-        isSelf={member.id === viewer}
-        viewerIsInitialUser={me.data?.isInitialUser === true}
-        actions={actions}
-      />
-      <MemberCodesCard member={member} emailOf={emailOf} actions={actions} />
-      <MemberInviteesCard member={member} invitees={invitees} />
-      <MemberDevicesCard member={member} />
-      <MemberEventsCard member={member} />
+      {/* "On this page" links to each card's heading; a card's id comes from its heading. */}
+      <PageSections>
+        <MemberDetailsCard member={member} />
+        <MemberActionsCard
+          member={member}
+          isSelf={member.id === viewer}
+          viewerIsInitialUser={me.data?.isInitialUser === true}
+          actions={actions}
+        />
+        <MemberCodesCard member={member} emailOf={emailOf} actions={actions} />
+        <MemberInviteesCard member={member} invitees={invitees} />
+        <MemberDevicesCard member={member} />
+        <MemberEventsCard member={member} />
+      </PageSections>
 
       {asked ? (
         <ConfirmAction

@@ -5,7 +5,8 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { QueryStatus } from '../../components/ui/query-status';
-import { ScreenHeader, textLink, usePageTitle } from '../../components/ui/screen';
+import { PageSections } from '../../components/ui/page-sections';
+import { ScreenHeader, usePageTitle } from '../../components/ui/screen';
 import { isEmail } from '../../lib/email-rule';
 import { useCurrentUser } from '../../lib/auth';
 import { useFieldSubmit } from '../../lib/use-field-submit';
@@ -17,7 +18,7 @@ import { MAIL_SERVER, SETTINGS_SECTIONS } from './settings-sections';
 
 /**
  * Admin → Settings: the app's settings (PocketBase's settings API) in sections, each saved on its
- * own, with links to each section at the top of this long page. Fields the server's environment
+ * own, with "On this page" links to each section (beside them on a wide screen). Fields the server's environment
  * sets are shown read-only, naming the variable. The Mail Server section sends a test email.
  */
 export function SettingsScreen() {
@@ -31,32 +32,23 @@ export function SettingsScreen() {
         title="App Settings"
         description="Changes apply at once, on every server, and are recorded in the security log."
       />
-      <nav aria-label="Settings sections">
-        <ul className="flex flex-wrap gap-x-4 gap-y-2 text-sm">
-          {SETTINGS_SECTIONS.map((section) => (
-            <li key={section.id}>
-              <a href={`#${section.id}`} className={textLink}>
-                {section.title}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      {settings.isSuccess ? (
-        SETTINGS_SECTIONS.map((section) => (
-          <SettingsSectionCard key={section.id} spec={section} settings={settings.data}>
-            {section === MAIL_SERVER ? <TestEmailForm /> : null}
-          </SettingsSectionCard>
-        ))
-      ) : (
-        <Card>
-          <QueryStatus
-            query={settings}
-            loading="Loading settings..."
-            failed={`We couldn't load the settings. ${adminErrorMessage(settings.error, 'Please try again later.')}`}
-          />
-        </Card>
-      )}
+      <PageSections>
+        {settings.isSuccess ? (
+          SETTINGS_SECTIONS.map((section) => (
+            <SettingsSectionCard key={section.id} spec={section} settings={settings.data}>
+              {section === MAIL_SERVER ? <TestEmailForm /> : null}
+            </SettingsSectionCard>
+          ))
+        ) : (
+          <Card>
+            <QueryStatus
+              query={settings}
+              loading="Loading settings..."
+              failed={`We couldn't load the settings. ${adminErrorMessage(settings.error, 'Please try again later.')}`}
+            />
+          </Card>
+        )}
+      </PageSections>
     </>
   );
 }
