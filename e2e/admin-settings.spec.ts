@@ -59,7 +59,7 @@ test('Settings: the app renamed and kept, the environment’s fields read-only, 
   await checkScreen(page, 'App Settings', { every: true });
 
   // The section links, by keyboard: Enter on "Members" leads there, and Tab goes on inside it.
-  const sections = page.getByRole('navigation', { name: 'On this page' });
+  const sections = page.getByRole('navigation', { name: 'Settings sections' });
   await sections.getByRole('link', { name: 'Members' }).focus();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL((url) => url.hash === '#members');

@@ -33,7 +33,14 @@ function headingOf(section: HTMLElement): HTMLElement | null {
  * its heading ("#two-step-sign-in"). A link moves focus to the section's heading, and the section
  * being read is marked (`aria-current`).
  */
-export function PageSections({ children }: { children: ReactNode }) {
+export function PageSections({
+  children,
+  label = 'On this page',
+}: {
+  children: ReactNode;
+  /** The list's name, shown above it (App Settings keeps the spec's "Settings sections"). */
+  label?: string;
+}) {
   const content = useRef<HTMLDivElement>(null);
   const labelId = useId();
   const [sections, setSections] = useState<Section[]>([]);
@@ -103,7 +110,7 @@ export function PageSections({ children }: { children: ReactNode }) {
           className="rounded-xl border border-slate-200 bg-white px-4 py-3 lg:sticky lg:top-4 lg:border-0 lg:bg-transparent lg:p-0 dark:border-slate-800 dark:bg-slate-900 lg:dark:bg-transparent"
         >
           <p id={labelId} className="text-sm font-semibold text-slate-800 dark:text-slate-200">
-            On this page
+            {label}
           </p>
           <ul className="mt-1 flex flex-wrap gap-x-1 lg:flex-col lg:flex-nowrap">
             {sections.map((s) => (

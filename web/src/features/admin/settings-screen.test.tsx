@@ -41,7 +41,7 @@ describe('the console’s Settings', { timeout: 15_000 }, () => {
     expect(router.state.location.pathname).toBe('/admin/settings');
     expect(document.title).toBe('App Settings · Gatehouse');
 
-    const links = within(await screen.findByRole('navigation', { name: 'On this page' }));
+    const links = within(await screen.findByRole('navigation', { name: 'Settings sections' }));
     for (const [name, id] of [
       ['Application', 'application'],
       ['Mail Server', 'mail-server'],

@@ -32,7 +32,7 @@ export function SettingsScreen() {
         title="App Settings"
         description="Changes apply at once, on every server, and are recorded in the security log."
       />
-      <PageSections>
+      <PageSections label="Settings sections">
         {settings.isSuccess ? (
           SETTINGS_SECTIONS.map((section) => (
             <SettingsSectionCard key={section.id} spec={section} settings={settings.data}>
