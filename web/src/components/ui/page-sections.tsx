@@ -26,8 +26,9 @@ function headingOf(section: HTMLElement): HTMLElement | null {
 }
 
 /**
- * A long page's cards with "On this page" before them: a link to each card's heading, sticky
- * beside the cards on a wide screen and a compact list above them on a phone. The sections are
+ * A long page's cards with "On this page" before them: a link to each card's heading, sticky in
+ * the margin beside the cards on a wide screen (the screen's column keeps its width) and a compact
+ * list above them on a narrower one. The sections are
  * the children that render a `section` named by its heading (a `TitledCard`); a card that renders
  * nothing has no link, and one that appears later gets one. A section without an id gets one from
  * its heading ("#two-step-sign-in"). A link moves focus to the section's heading, and the section
@@ -103,37 +104,40 @@ export function PageSections({
   }
 
   return (
-    <div className="flex flex-col gap-6 lg:grid lg:grid-cols-[12rem_minmax(0,1fr)] lg:items-start lg:gap-8">
+    <div className="relative flex flex-col gap-6">
       {sections.length > 1 ? (
-        <nav
-          aria-labelledby={labelId}
-          className="rounded-xl border border-slate-200 bg-white px-4 py-3 lg:sticky lg:top-4 lg:border-0 lg:bg-transparent lg:p-0 dark:border-slate-800 dark:bg-slate-900 lg:dark:bg-transparent"
-        >
-          <p id={labelId} className="text-sm font-semibold text-slate-800 dark:text-slate-200">
-            {label}
-          </p>
-          <ul className="mt-1 flex flex-wrap gap-x-1 lg:flex-col lg:flex-nowrap">
-            {sections.map((s) => (
-              <li key={s.id}>
-                <a
-                  href={`#${s.id}`}
-                  aria-current={current === s.id ? 'true' : undefined}
-                  onClick={() => go(s.id)}
-                  className={cn(
-                    'inline-flex min-h-11 items-center rounded-md px-2 text-sm text-blue-800 underline-offset-2 hover:underline dark:text-blue-300',
-                    'focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300',
-                    'aria-[current=true]:font-semibold aria-[current=true]:text-slate-900 dark:aria-[current=true]:text-slate-100',
-                    'lg:-ml-2 lg:border-l-2 lg:border-transparent lg:aria-[current=true]:border-blue-700 lg:dark:aria-[current=true]:border-blue-300',
-                  )}
-                >
-                  {s.title}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        // From 1280 px, in the margin left of the column (which keeps its width), down its height.
+        <div className="xl:absolute xl:inset-y-0 xl:right-full xl:mr-8 xl:w-48">
+          <nav
+            aria-labelledby={labelId}
+            className="rounded-xl border border-slate-200 bg-white px-4 py-3 xl:sticky xl:top-4 xl:border-0 xl:bg-transparent xl:p-0 dark:border-slate-800 dark:bg-slate-900 xl:dark:bg-transparent"
+          >
+            <p id={labelId} className="text-sm font-semibold text-slate-800 dark:text-slate-200">
+              {label}
+            </p>
+            <ul className="mt-1 flex flex-wrap gap-x-1 xl:flex-col xl:flex-nowrap">
+              {sections.map((s) => (
+                <li key={s.id}>
+                  <a
+                    href={`#${s.id}`}
+                    aria-current={current === s.id ? 'true' : undefined}
+                    onClick={() => go(s.id)}
+                    className={cn(
+                      'inline-flex min-h-11 items-center rounded-md px-2 text-sm text-blue-800 underline-offset-2 hover:underline dark:text-blue-300',
+                      'focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300',
+                      'aria-[current=true]:font-semibold aria-[current=true]:text-slate-900 dark:aria-[current=true]:text-slate-100',
+                      'xl:rounded-none xl:border-l-2 xl:border-slate-200 xl:aria-[current=true]:border-blue-700 dark:xl:border-slate-700 dark:xl:aria-[current=true]:border-blue-300',
+                    )}
+                  >
+                    {s.title}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </div>
       ) : null}
-      <div ref={content} className="flex min-w-0 flex-col gap-6 lg:col-start-2">
+      <div ref={content} className="flex min-w-0 flex-col gap-6">
         {children}
       </div>
     </div>

@@ -57,9 +57,8 @@ export function ScreenHeader({
 }
 
 /**
- * A centred column for a screen, in one of four widths: `narrow` for the forms and one-step
+ * A centred column for a screen, in one of three widths: `narrow` for the forms and one-step
  * screens (sign-in, sign-up, links from mail, errors), `wide` for the signed-in member's pages,
- * `sections` for a long one with "On this page" beside its cards on a wide screen (`PageSections`),
  * `full` for a screen built around a table (the console's Members).
  */
 export function ScreenShell({
@@ -67,18 +66,13 @@ export function ScreenShell({
   width = 'narrow',
 }: {
   children: ReactNode;
-  width?: 'narrow' | 'wide' | 'sections' | 'full';
+  width?: 'narrow' | 'wide' | 'full';
 }) {
   return (
     <div
       className={cn(
         'mx-auto flex w-full flex-col gap-6 px-4 py-8 sm:py-12',
-        {
-          narrow: 'max-w-md',
-          wide: 'max-w-2xl',
-          sections: 'max-w-2xl lg:max-w-4xl',
-          full: 'max-w-7xl',
-        }[width],
+        { narrow: 'max-w-md', wide: 'max-w-2xl', full: 'max-w-7xl' }[width],
       )}
     >
       {children}

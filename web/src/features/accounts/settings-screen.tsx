@@ -39,7 +39,7 @@ export function SettingsScreen() {
   usePageTitle('Settings');
   const user = useCurrentUser();
   return (
-    <ScreenShell width="sections">
+    <ScreenShell width="wide">
       <ScreenHeading>Settings</ScreenHeading>
       {/* "On this page" links to each card's heading; a card's id comes from its heading. */}
       <PageSections>

@@ -32,11 +32,6 @@ export function AdminAreaScreen({ children }: { children: ReactNode }) {
   const me = useQuery({ ...meQueryOptions(user?.id ?? ''), enabled: user !== null });
   // Members is a table that takes the screen's whole width; the other screens stay a column.
   const onMembers = useRouterState({ select: (state) => state.location.pathname === '/admin' });
-  // A member's page and App Settings are long: "On this page" goes beside them when there is room.
-  const sectioned = useRouterState({
-    select: ({ location: { pathname } }) =>
-      pathname.startsWith('/admin/members/') || pathname === '/admin/settings',
-  });
 
   if (me.isPending) return <Spinner label="Loading..." />;
   if (me.isError) {
@@ -55,7 +50,7 @@ export function AdminAreaScreen({ children }: { children: ReactNode }) {
     );
   }
   return (
-    <ScreenShell width={onMembers ? 'full' : sectioned ? 'sections' : 'wide'}>
+    <ScreenShell width={onMembers ? 'full' : 'wide'}>
       <AdminNav />
       {children}
     </ScreenShell>
