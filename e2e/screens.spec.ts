@@ -700,9 +700,9 @@ test.describe('keyboard only: Settings and Confirm New Email', () => {
       await page.keyboard.press('Enter');
       await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeFocused();
 
-      // From the heading, past the Profile card (its photo buttons, Name and Save Profile), to
-      // the Password card's first field.
-      await tabTo(page, page.getByLabel('Current Password'), 6);
+      // From the heading, past "On this page" (a link a card) and the Profile card (its photo
+      // buttons, Name and Save Profile), to the Password card's first field.
+      await tabTo(page, page.getByLabel('Current Password'), 20);
       await page.keyboard.type(member.password);
       const next = newPassword();
       await page.keyboard.press('Tab');
