@@ -47,6 +47,8 @@ test('an operator reaches every place from the header, the current one marked, b
   // Keyboard: from the skip link, Tab reaches the wordmark, then the places in order.
   await page.goto('/home');
   await expectHomeScreen(page);
+  // The header's places load in a chunk of their own, which may arrive after Home's content.
+  await expect(nav.getByRole('link', { name: 'Home', exact: true })).toBeVisible();
   await page.getByRole('link', { name: 'Skip to content' }).focus();
   await page.keyboard.press('Tab');
   await expect(page.getByRole('banner').getByRole('link', { name: 'Gatehouse' })).toBeFocused();
