@@ -1,6 +1,5 @@
 import { Link } from '@tanstack/react-router';
 import { useId, useState } from 'react';
-import { Avatar } from '../../components/avatar';
 import { LiveMessage } from '../../components/ui/alert';
 import { TitledCard } from '../../components/ui/card';
 import { QueryStatus } from '../../components/ui/query-status';
@@ -9,7 +8,7 @@ import { formatDateTime, formatTimeAgo } from '../../lib/dates';
 import type { UserRecord } from '../../lib/session';
 import { useInviteCodes, type UsedInviteCode } from './api';
 import { CopyInviteButton } from './copy-invite-button';
-import { whoJoined } from './joined-list';
+import { JoinedList } from './joined-list';
 import { useSentMarks } from './sent-marks';
 
 /** How many of the newest joiners Home shows (docs/decisions/0069); Profile lists them all. */
@@ -112,32 +111,19 @@ function RecentJoiners({ used, headingId }: { used: UsedInviteCode[]; headingId:
   const joined = used.filter((row) => row.member !== null);
   const shown = joined.slice(0, RECENT_JOINERS);
   return (
-    <div className="flex flex-col gap-2 border-t border-slate-200 pt-4 dark:border-slate-700">
-      <h3 id={headingId} className="font-semibold">
-        Joined Recently
-      </h3>
-      {shown.length === 0 ? (
-        <p className="text-sm text-slate-700 dark:text-slate-300">
-          Nobody has joined with your codes yet. When someone does, they show here.
-        </p>
-      ) : (
-        <ul className="flex flex-col gap-2" aria-labelledby={headingId}>
-          {shown.map((row) => (
-            <li key={row.id} className="flex items-center gap-3">
-              <Avatar member={row.member ?? { id: row.id, name: '?' }} size="md" />
-              <div className="flex min-w-0 flex-col">
-                <span className="font-medium wrap-anywhere">{whoJoined(row)}</span>
-                <span className="text-sm text-slate-700 dark:text-slate-300">
-                  Joined{' '}
-                  <time dateTime={row.usedAt.replace(' ', 'T')} title={formatDateTime(row.usedAt)}>
-                    {formatTimeAgo(row.usedAt)}
-                  </time>
-                </span>
-              </div>
-            </li>
-          ))}
-        </ul>
+    <JoinedList
+      used={shown}
+      headingId={headingId}
+      title="Joined Recently"
+      when={(row) => (
+        <>
+          Joined{' '}
+          <time dateTime={row.usedAt.replace(' ', 'T')} title={formatDateTime(row.usedAt)}>
+            {formatTimeAgo(row.usedAt)}
+          </time>
+        </>
       )}
+    >
       {joined.length > shown.length ? (
         <p className="text-sm">
           <Link to="/profile" className={textLink}>
@@ -145,6 +131,6 @@ function RecentJoiners({ used, headingId }: { used: UsedInviteCode[]; headingId:
           </Link>
         </p>
       ) : null}
-    </div>
+    </JoinedList>
   );
 }

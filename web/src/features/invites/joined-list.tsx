@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Avatar } from '../../components/avatar';
 import { formatDateTime } from '../../lib/dates';
 import type { UsedInviteCode } from './api';
@@ -13,11 +14,30 @@ export function whoJoined(used: UsedInviteCode): string {
  * or initials, their name, the email only when they show it) and when, most recent first. A new
  * one comes in over realtime with the rest of the list (`useInviteCodes`).
  */
-export function JoinedList({ used, headingId }: { used: UsedInviteCode[]; headingId: string }) {
+export function JoinedList({
+  used,
+  headingId,
+  title = 'Joined with Your Codes',
+  when = (row) => (
+    <>
+      Joined {formatDateTime(row.usedAt)} with{' '}
+      <code className="font-mono text-xs wrap-anywhere">{row.code}</code>
+    </>
+  ),
+  children,
+}: {
+  used: UsedInviteCode[];
+  headingId: string;
+  title?: string;
+  /** The line under each name: when they joined (the profile adds with which code). */
+  when?: (row: UsedInviteCode) => ReactNode;
+  /** What follows the list (Home's way to the whole list). */
+  children?: ReactNode;
+}) {
   return (
     <div className="flex flex-col gap-2 border-t border-slate-200 pt-4 dark:border-slate-700">
       <h3 id={headingId} className="font-semibold">
-        Joined with Your Codes
+        {title}
       </h3>
       {used.length === 0 ? (
         <p className="text-sm text-slate-700 dark:text-slate-300">
@@ -30,15 +50,13 @@ export function JoinedList({ used, headingId }: { used: UsedInviteCode[]; headin
               <Avatar member={row.member ?? { id: row.id, name: '?' }} size="md" />
               <div className="flex min-w-0 flex-col">
                 <span className="font-medium wrap-anywhere">{whoJoined(row)}</span>
-                <span className="text-sm text-slate-700 dark:text-slate-300">
-                  Joined {formatDateTime(row.usedAt)} with{' '}
-                  <code className="font-mono text-xs wrap-anywhere">{row.code}</code>
-                </span>
+                <span className="text-sm text-slate-700 dark:text-slate-300">{when(row)}</span>
               </div>
             </li>
           ))}
         </ul>
       )}
+      {children}
     </div>
   );
 }
