@@ -86,6 +86,10 @@ test('every screen, at both widths, light and dark', async ({ page, context }) =
   await fillLogin(page, member.email, member.password);
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(heading('Welcome!')).toBeVisible();
+  // The header's places and Home's cards load after Home itself.
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Menu' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Your Invites' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Protect Your Account' })).toBeVisible();
   await shoot(page, 'home');
 
   await page.getByRole('banner').getByRole('button', { name: 'Menu' }).click();
