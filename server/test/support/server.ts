@@ -95,7 +95,8 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
 }
 
 export class TestServer {
-  readonly mail = new MailReceiver();
+  /** The SMTP receiver this server mails through; instances on one database share one. */
+  mail = new MailReceiver();
   url = '';
   bootstrapLink: string | null = null;
   config!: Config;
@@ -112,12 +113,15 @@ export class TestServer {
 
   /** Prepares storage and mail, then starts the server. */
   async init(options: TestServerOptions): Promise<void> {
-    await this.mail.start();
-    this.cleanups.push(() => this.mail.stop());
     if (options.shareDatabaseOf) {
+      // The mail outbox lives in the shared database, so either instance's worker may send a
+      // mail the other queued: like the SMTP server of a real deployment, the receiver is one.
+      this.mail = options.shareDatabaseOf.mail;
       this.dataDir = options.shareDatabaseOf.dataDir;
       this.databaseUrl = options.shareDatabaseOf.databaseUrl;
     } else {
+      await this.mail.start();
+      this.cleanups.push(() => this.mail.stop());
       this.dataDir = mkdtempSync(path.join(os.tmpdir(), 'gh-test-'));
       const dir = this.dataDir;
       this.cleanups.push(() => rmSync(dir, { recursive: true, force: true }));

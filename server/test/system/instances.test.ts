@@ -21,7 +21,7 @@ describe('two instances on one PostgreSQL database', () => {
     b = await startTestServer({
       db: 'postgres',
       shareDatabaseOf: a,
-      env: { SMTP_URL: a.mail.url, TOKEN_SECRET },
+      env: { TOKEN_SECRET },
     });
   });
   afterAll(async () => {
