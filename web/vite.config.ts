@@ -6,6 +6,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import { linguiPlugins } from './lingui-vite.ts';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 
@@ -94,6 +95,8 @@ export default defineConfig({
       routesDirectory: `${webRoot}src/routes`,
       generatedRouteTree: `${webRoot}src/routeTree.gen.ts`,
     }),
+    // A text without its German is a build error: no English is left on a German screen.
+    ...linguiPlugins({ failOnMissing: true }),
     react(),
     tailwindcss(),
     precompress(),

@@ -1,8 +1,9 @@
 import { defineProject } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { linguiPlugins } from './lingui-vite.ts';
 
 export default defineProject({
-  plugins: [react()],
+  plugins: [...linguiPlugins(), react()],
   test: {
     name: 'web',
     root: import.meta.dirname,

@@ -1,6 +1,9 @@
+import { Fragment, type ReactNode } from 'react';
+import { I18nProvider, useLingui } from '@lingui/react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { ReauthHost } from './features/reauth/reauth-host';
+import { i18n } from './lib/i18n';
 import type { createAppRouter } from './router';
 
 export function App({
@@ -11,10 +14,24 @@ export function App({
   queryClient: QueryClient;
 }) {
   return (
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-      {/* "Confirm it's you", for any request the server refuses for it (lib/reauth.ts). */}
-      <ReauthHost auth={router.options.context.auth} />
-    </QueryClientProvider>
+    <I18nProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <InLanguage>
+          <RouterProvider router={router} />
+          {/* "Confirm it's you", for any request the server refuses for it (lib/reauth.ts). */}
+          <ReauthHost auth={router.options.context.auth} />
+        </InLanguage>
+      </QueryClientProvider>
+    </I18nProvider>
   );
+}
+
+/**
+ * Renders the screens anew when the language changes: every text, including those read outside a
+ * component's render (a form's checks, the message catalogue), is then read in the new language.
+ * The router and the query cache live outside, so the place and its data stay.
+ */
+function InLanguage({ children }: { children: ReactNode }) {
+  const { i18n: current } = useLingui();
+  return <Fragment key={current.locale}>{children}</Fragment>;
 }

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { createAuth } from './lib/auth';
+import { startI18n } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
 import { createAppRouter } from './router';
 import './styles.css';
@@ -14,8 +15,11 @@ const router = createAppRouter({ auth, queryClient });
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
-createRoot(root).render(
-  <StrictMode>
-    <App router={router} queryClient={queryClient} />
-  </StrictMode>,
+// The first screen's texts in the member's language (English's are in this download already).
+void startI18n().then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <App router={router} queryClient={queryClient} />
+    </StrictMode>,
+  ),
 );

@@ -2,6 +2,7 @@ import { Outlet, createRootRouteWithContext } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { AppShell } from '../components/app-shell';
 import type { Auth } from '../lib/auth';
+import { loadCatalogue } from '../lib/i18n';
 
 export interface RouterContext {
   auth: Auth;
@@ -9,8 +10,12 @@ export interface RouterContext {
 }
 
 export const Route = createRootRouteWithContext<RouterContext>()({
-  // A stored session is confirmed (auth-refresh) once, before any guard decides.
-  beforeLoad: ({ context }) => context.auth.ready(),
+  // A stored session is confirmed (auth-refresh) once, before any guard decides. A signed-in
+  // member's header and screens speak from the `member` catalogue, on any route.
+  beforeLoad: async ({ context }) => {
+    await context.auth.ready();
+    if (context.auth.isAuthenticated()) await loadCatalogue('member');
+  },
   component: RootLayout,
 });
 

@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { loadCatalogue } from '../lib/i18n';
 import { AuthorizeScreen } from '../features/oidc/authorize-screen';
 
 /**
@@ -6,6 +7,8 @@ import { AuthorizeScreen } from '../features/oidc/authorize-screen';
  * and members alike, so it sits under neither guard.
  */
 export const Route = createFileRoute('/authorize/$uid')({
+  // Open to visitors too: the signed-in screens' texts load for them here.
+  beforeLoad: () => loadCatalogue('member'),
   component: AuthorizeRoute,
 });
 

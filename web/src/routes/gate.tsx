@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { loadCatalogue } from '../lib/i18n';
 import { GateScreen } from '../features/gate/gate-screen';
 
 /**
@@ -6,5 +7,7 @@ import { GateScreen } from '../features/gate/gate-screen';
  * was going to): open to visitors and members alike.
  */
 export const Route = createFileRoute('/gate')({
+  // Open to visitors too: the signed-in screens' texts load for them here.
+  beforeLoad: () => loadCatalogue('member'),
   component: GateScreen,
 });

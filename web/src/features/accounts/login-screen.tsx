@@ -1,4 +1,6 @@
 import { lazy, Suspense, useRef, useState } from 'react';
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Alert, LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -44,7 +46,7 @@ type Step =
  * `redirect` search param); a sign-in ends there when it is a path of this app, else on Home.
  */
 export function LoginScreen({ returnTo }: { returnTo?: string }) {
-  usePageTitle('Sign in');
+  usePageTitle(t`Sign in`);
   const carriedEmail = useCarriedEmail();
   const [email, setEmail] = useState(carriedEmail);
   const [step, setStep] = useState<Step>({ kind: 'password' });
@@ -173,7 +175,7 @@ function PasswordStep(props: {
 
   return (
     <ScreenShell>
-      <ScreenHeader title="Welcome back" description="Sign in to your account." />
+      <ScreenHeader title={t`Welcome back`} description={t`Sign in to your account.`} />
       <Card>
         <form noValidate onSubmit={form.onSubmit} onFocus={preloadApi} aria-label="Sign in">
           <LiveMessage tone="success" alertClassName="mb-4">
@@ -190,9 +192,11 @@ function PasswordStep(props: {
               <Alert tone="info" className="mb-4">
                 <h2 className="font-semibold">Email Not Verified</h2>
                 <p className="mt-1">
-                  Please verify your email address before signing in. Check your inbox (and spam
-                  folder) for the verification link we sent to{' '}
-                  <span className="font-medium wrap-anywhere">{unverifiedEmail}</span>.
+                  <Trans>
+                    Please verify your email address before signing in. Check your inbox (and spam
+                    folder) for the verification link we sent to{' '}
+                    <span className="font-medium wrap-anywhere">{unverifiedEmail}</span>.
+                  </Trans>
                 </p>
                 <Button
                   variant="secondary"
