@@ -10,9 +10,12 @@ import { linguiPlugins } from './lingui-vite.ts';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 
-/** React, the router and Query (and the bundler's own helpers): every screen needs them. */
+/**
+ * React and the router (and the bundler's own helpers): every screen needs them. Not TanStack
+ * Query: only signed-in screens use it, and it loads with them (lib/queries.ts).
+ */
 const FRAMEWORK =
-  /node_modules[\\/](react|react-dom|scheduler|@tanstack)[\\/]|preload-helper|rolldown[\\/]runtime/;
+  /node_modules[\\/](react|react-dom|scheduler|@tanstack[\\/](?!query-core|react-query))|preload-helper|rolldown[\\/]runtime/;
 
 /**
  * What the login and sign-up screens share with other screens: left to itself the bundler makes

@@ -1,27 +1,21 @@
 import { Fragment, type ReactNode } from 'react';
 import { I18nProvider, useLingui } from '@lingui/react';
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { ReauthHost } from './features/reauth/reauth-host';
 import { i18n } from './lib/i18n';
+import { QueriesContext } from './lib/queries';
 import type { createAppRouter } from './router';
 
-export function App({
-  router,
-  queryClient,
-}: {
-  router: ReturnType<typeof createAppRouter>;
-  queryClient: QueryClient;
-}) {
+export function App({ router }: { router: ReturnType<typeof createAppRouter> }) {
   return (
     <I18nProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>
+      <QueriesContext value={router.options.context.queries}>
         <InLanguage>
           <RouterProvider router={router} />
           {/* "Confirm it's you", for any request the server refuses for it (lib/reauth.ts). */}
           <ReauthHost auth={router.options.context.auth} />
         </InLanguage>
-      </QueryClientProvider>
+      </QueriesContext>
     </I18nProvider>
   );
 }

@@ -3,15 +3,14 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { createAuth } from './lib/auth';
 import { startI18n } from './lib/i18n';
-import { createQueryClient } from './lib/query-client';
+import { lazyQueries } from './lib/queries';
 import { createAppRouter } from './router';
 import './styles.css';
 
 const auth = createAuth();
 // Confirm a stored session as early as possible; the root route waits for it.
 void auth.ready();
-const queryClient = createQueryClient();
-const router = createAppRouter({ auth, queryClient });
+const router = createAppRouter({ auth, queries: lazyQueries() });
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
@@ -19,7 +18,7 @@ if (!root) throw new Error('Missing #root element');
 void startI18n().then(() =>
   createRoot(root).render(
     <StrictMode>
-      <App router={router} queryClient={queryClient} />
+      <App router={router} />
     </StrictMode>,
   ),
 );

@@ -4,26 +4,26 @@ import {
   stringifySearchWith,
   type RouterHistory,
 } from '@tanstack/react-router';
-import type { QueryClient } from '@tanstack/react-query';
 import { ErrorView } from './components/error-view';
 import { NotFoundView } from './components/not-found-view';
 import { PendingView } from './components/pending-view';
 import type { Auth } from './lib/auth';
+import type { Queries } from './lib/queries';
 import { routeTree } from './routeTree.gen';
 
 export function createAppRouter({
   auth,
-  queryClient,
+  queries,
   history,
 }: {
   auth: Auth;
-  queryClient: QueryClient;
+  queries: Queries;
   history?: RouterHistory;
 }) {
   const router = createRouter({
     routeTree,
     history,
-    context: { auth, queryClient },
+    context: { auth, queries },
     defaultPreload: 'intent',
     defaultPreloadDelay: 50,
     defaultPendingMs: 1000,
@@ -41,7 +41,10 @@ export function createAppRouter({
   // one. The guards decide again, so a signed-in screen gives way to the login screen (open
   // screens such as What's New or the email-change link stay), then the member's data is dropped.
   auth.onSessionExpired(() => {
-    void router.invalidate().then(() => queryClient.clear());
+    void router
+      .invalidate()
+      .then(queries)
+      .then((client) => client.clear());
   });
   return router;
 }

@@ -2,6 +2,7 @@ import { lazy, Suspense, useRef, type ReactNode } from 'react';
 import { Link, useRouterState } from '@tanstack/react-router';
 import { appName } from '../lib/app-config';
 import { useAuth } from '../lib/auth';
+import { QueryScope } from './query-scope';
 import { focusRing } from './ui/button';
 import { cn } from './ui/cn';
 
@@ -44,7 +45,9 @@ export function AppShell({ children }: { children: ReactNode }) {
       </a>
       {user ? (
         <Suspense fallback={null}>
-          <ViewingAsBar />
+          <QueryScope>
+            <ViewingAsBar />
+          </QueryScope>
         </Suspense>
       ) : null}
       <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
@@ -62,7 +65,9 @@ export function AppShell({ children }: { children: ReactNode }) {
           {user ? (
             // The placeholder holds the Menu button's place while its code loads.
             <Suspense fallback={<span className="min-h-11 w-24" />}>
-              <MemberHeader user={user} pathname={pathname} />
+              <QueryScope>
+                <MemberHeader user={user} pathname={pathname} />
+              </QueryScope>
             </Suspense>
           ) : null}
         </div>

@@ -1,12 +1,13 @@
 import { Outlet, createRootRouteWithContext } from '@tanstack/react-router';
-import type { QueryClient } from '@tanstack/react-query';
 import { AppShell } from '../components/app-shell';
 import type { Auth } from '../lib/auth';
+import type { Queries } from '../lib/queries';
 import { loadCatalogue } from '../lib/i18n';
 
 export interface RouterContext {
   auth: Auth;
-  queryClient: QueryClient;
+  /** The query client, loaded on first use (lib/queries.ts). */
+  queries: Queries;
 }
 
 export const Route = createRootRouteWithContext<RouterContext>()({

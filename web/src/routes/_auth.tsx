@@ -1,4 +1,5 @@
-import { createFileRoute, redirect } from '@tanstack/react-router';
+import { Outlet, createFileRoute, redirect } from '@tanstack/react-router';
+import { QueryScope } from '../components/query-scope';
 import { safeReturnPath } from '../lib/return-to';
 
 /**
@@ -15,4 +16,13 @@ export const Route = createFileRoute('/_auth')({
       replace: true,
     });
   },
+  component: SignedIn,
 });
+
+function SignedIn() {
+  return (
+    <QueryScope>
+      <Outlet />
+    </QueryScope>
+  );
+}

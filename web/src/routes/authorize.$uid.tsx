@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { QueryScope } from '../components/query-scope';
 import { loadCatalogue } from '../lib/i18n';
 import { AuthorizeScreen } from '../features/oidc/authorize-screen';
 
@@ -14,5 +15,9 @@ export const Route = createFileRoute('/authorize/$uid')({
 
 function AuthorizeRoute() {
   const { uid } = Route.useParams();
-  return <AuthorizeScreen uid={uid} />;
+  return (
+    <QueryScope>
+      <AuthorizeScreen uid={uid} />
+    </QueryScope>
+  );
 }

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { expect, vi } from 'vitest';
 import { App } from '../app';
 import { createAuth, type Auth } from '../lib/auth';
+import { lazyQueries } from '../lib/queries';
 import { createQueryClient } from '../lib/query-client';
 import { createAppRouter } from '../router';
 
@@ -13,11 +14,11 @@ export function renderApp(path: string, options: { auth?: Auth; fakeTimers?: boo
   // No retries in tests, unless a test turns them on, so failures show at once.
   const queryClient = createQueryClient({ queries: { retry: false } });
   const auth = options.auth ?? createAuth();
-  const router = createAppRouter({ auth, queryClient, history });
+  const router = createAppRouter({ auth, queries: lazyQueries(() => queryClient), history });
   const user = userEvent.setup(
     options.fakeTimers ? { advanceTimers: (ms) => vi.advanceTimersByTime(ms) } : {},
   );
-  const view = render(<App router={router} queryClient={queryClient} />);
+  const view = render(<App router={router} />);
   return { ...view, router, history, queryClient, user };
 }
 

@@ -5,7 +5,7 @@ import { createMemoryHistory } from '@tanstack/react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { App } from '../../app';
 import { createAuth } from '../../lib/auth';
-import { createQueryClient } from '../../lib/query-client';
+import { lazyQueries } from '../../lib/queries';
 import { createAppRouter } from '../../router';
 import { fakeServer, fieldErrors, makeLinkToken, noContent, pbError } from '../../test/fake-server';
 import { findAnnounced, renderApp } from '../../test/render-app';
@@ -44,15 +44,14 @@ describe('Verify email (/verify-email)', () => {
 
   it('confirms once under React StrictMode', async () => {
     const server = fakeServer({ [CONFIRM]: () => noContent() });
-    const queryClient = createQueryClient({ queries: { retry: false } });
     const router = createAppRouter({
       auth: createAuth(),
-      queryClient,
+      queries: lazyQueries(),
       history: createMemoryHistory({ initialEntries: [`/verify-email?token=${token}`] }),
     });
     render(
       <StrictMode>
-        <App router={router} queryClient={queryClient} />
+        <App router={router} />
       </StrictMode>,
     );
     expect(await screen.findByRole('heading', { name: 'Email Verified!' })).toBeInTheDocument();

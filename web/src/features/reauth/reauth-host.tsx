@@ -1,4 +1,5 @@
-import { useEffect, useState, type ComponentType } from 'react';
+import { Suspense, useEffect, useState, type ComponentType } from 'react';
+import { QueryScope } from '../../components/query-scope';
 import type { Auth } from '../../lib/auth';
 import { setConfirmer } from '../../lib/reauth';
 
@@ -67,6 +68,10 @@ export function ReauthHost({ auth }: { auth: Auth }) {
   }, [asking, auth]);
 
   return asking && ConfirmDialog ? (
-    <ConfirmDialog auth={auth} onDone={asking.done} returnFocusTo={asking.opener} />
+    <Suspense fallback={null}>
+      <QueryScope>
+        <ConfirmDialog auth={auth} onDone={asking.done} returnFocusTo={asking.opener} />
+      </QueryScope>
+    </Suspense>
   ) : null;
 }

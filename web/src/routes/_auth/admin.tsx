@@ -8,8 +8,11 @@ export const Route = createFileRoute('/_auth/admin')({
   loader: async ({ context }) => {
     const user = context.auth.user();
     if (!user) return;
-    const { meQueryOptions } = await import('../../features/admin/api');
-    void context.queryClient.prefetchQuery(meQueryOptions(user.id));
+    const [client, { meQueryOptions }] = await Promise.all([
+      context.queries(),
+      import('../../features/admin/api'),
+    ]);
+    void client.prefetchQuery(meQueryOptions(user.id));
   },
   component: AdminArea,
 });

@@ -1,11 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { HomeScreen } from '../../features/accounts/home-screen';
-import { changelogQueryOptions } from '../../features/changelog/api';
 
 export const Route = createFileRoute('/_auth/home')({
   // Start loading the release notes for the New Update banner without holding up the screen.
-  loader: ({ context }) => {
-    void context.queryClient.prefetchQuery(changelogQueryOptions);
+  loader: async ({ context }) => {
+    const [client, { changelogQueryOptions }] = await Promise.all([
+      context.queries(),
+      import('../../features/changelog/api'),
+    ]);
+    void client.prefetchQuery(changelogQueryOptions);
   },
   component: HomeScreen,
 });

@@ -6,8 +6,11 @@ export const Route = createFileRoute('/_auth/profile')({
   loader: async ({ context }) => {
     const user = context.auth.user();
     if (!user) return;
-    const { inviteCodesQueryOptions } = await import('../../features/invites/api');
-    void context.queryClient.prefetchQuery(inviteCodesQueryOptions(user.id));
+    const [client, { inviteCodesQueryOptions }] = await Promise.all([
+      context.queries(),
+      import('../../features/invites/api'),
+    ]);
+    void client.prefetchQuery(inviteCodesQueryOptions(user.id));
   },
   component: ProfileScreen,
 });

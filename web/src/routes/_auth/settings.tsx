@@ -6,12 +6,13 @@ export const Route = createFileRoute('/_auth/settings')({
   loader: async ({ context }) => {
     const user = context.auth.user();
     if (!user) return;
-    const [{ sessionsQueryOptions }, { securityEventsQueryOptions }] = await Promise.all([
+    const [client, { sessionsQueryOptions }, { securityEventsQueryOptions }] = await Promise.all([
+      context.queries(),
       import('../../features/sessions/api'),
       import('../../features/audit/api'),
     ]);
-    void context.queryClient.prefetchQuery(sessionsQueryOptions(user.id));
-    void context.queryClient.prefetchQuery(securityEventsQueryOptions(user.id));
+    void client.prefetchQuery(sessionsQueryOptions(user.id));
+    void client.prefetchQuery(securityEventsQueryOptions(user.id));
   },
   component: SettingsScreen,
 });
