@@ -30,7 +30,9 @@ describe('Home (/home)', () => {
   it("shows Welcome! with View Profile, What's New and Log Out", async () => {
     signedIn();
     renderApp('/home');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome!' })).toHaveFocus();
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Welcome!' });
+    // The screen's heading takes focus in an effect, just after it shows.
+    await waitFor(() => expect(heading).toHaveFocus());
     expect(document.title).toBe('Home · Gatehouse');
     expect(screen.getByRole('button', { name: 'View Profile' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: "What's New" })).toBeInTheDocument();

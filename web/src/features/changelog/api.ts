@@ -38,6 +38,9 @@ export const changelogQueryOptions = queryOptions({
   queryFn: fetchChangelog,
   staleTime: 5 * 60 * 1000,
   refetchOnWindowFocus: false,
+  // The route's loader may have met the error already (a malformed file): the screen shows it,
+  // with Try Again, rather than asking once more as it mounts.
+  retryOnMount: false,
   retry: (failureCount, error) =>
     !(error instanceof MalformedChangelogError) && shouldRetry(failureCount, error),
 });
