@@ -6,7 +6,8 @@ import { formatter } from '@lingui/format-po';
  * (docs/decisions/0071): `first` with the first screen (sign-in, sign-up, the guest screens and
  * what every screen shares), `member` with the signed-in screens, `console` with the operator's
  * console. A file belongs to one catalogue by its path: a text in a `member` file must not show on
- * a guest screen, whose catalogue is the only one loaded there.
+ * a guest screen, whose catalogue is the only one loaded there. A fourth, `errors`, holds the
+ * texts for what the server can say, loaded with the module that reads them (lib/messages.ts).
  */
 export const FIRST = [
   'src/routes/__root.tsx',
@@ -36,6 +37,8 @@ export const FIRST = [
   'src/features/passkeys/passkey-sign-in-section.tsx',
   'src/features/passkeys/ceremony.ts',
 ];
+/** The texts for what the server can say (lib/messages.ts): loaded by that module itself. */
+const ERRORS = 'src/lib/messages.ts';
 export const CONSOLE = [
   'src/features/admin/',
   'src/routes/_auth/admin.tsx',
@@ -59,8 +62,9 @@ export default defineConfig({
   orderBy: 'message',
   format: formatter({ lineNumbers: false }),
   catalogs: [
-    catalogue('first', FIRST),
-    catalogue('member', ['src/'], [...FIRST, ...CONSOLE]),
+    catalogue('first', FIRST, [ERRORS]),
+    catalogue('errors', [ERRORS]),
+    catalogue('member', ['src/'], [...FIRST, ...CONSOLE, ERRORS]),
     catalogue('console', CONSOLE),
   ],
 });

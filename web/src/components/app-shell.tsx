@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { lazy, Suspense, useRef, type ReactNode } from 'react';
 import { Link, useRouterState } from '@tanstack/react-router';
 import { appName } from '../lib/app-config';
@@ -41,7 +42,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           mainRef.current?.focus();
         }}
       >
-        Skip to content
+        <Trans>Skip to content</Trans>
       </a>
       {user ? (
         <Suspense fallback={null}>

@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useRouter } from '@tanstack/react-router';
@@ -195,7 +196,7 @@ function MemberMenu({
                       }}
                       className="sr-only"
                     />
-                    {option.label}
+                    {i18n._(option.label)}
                   </label>
                 ))}
               </div>

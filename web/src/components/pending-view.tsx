@@ -1,5 +1,6 @@
+import { t } from '@lingui/core/macro';
 import { Spinner } from './ui/spinner';
 
 export function PendingView() {
-  return <Spinner label="Loading..." />;
+  return <Spinner label={t`Loading...`} />;
 }

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { intlLocale } from './i18n';
 /** "2026-08-14 07:16:55.123Z" (the server's UTC format) → a Date, or null when it is not one. */
 export function serverDate(value: string | null | undefined): Date | null {
   if (!value) return null;
@@ -8,8 +10,8 @@ export function serverDate(value: string | null | undefined): Date | null {
 /** A server date and time in the member's own time zone: "Nov 23, 2026, 10:15 AM". */
 export function formatDateTime(value: string | null | undefined): string {
   const date = serverDate(value);
-  if (!date) return value || 'Unknown';
-  return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+  if (!date) return value || t`Unknown`;
+  return date.toLocaleString(intlLocale(), { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 const RELATIVE_UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
@@ -27,11 +29,11 @@ const RELATIVE_UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
  */
 export function formatTimeAgo(value: string | null | undefined, now = Date.now()): string {
   const date = serverDate(value);
-  if (!date) return value || 'Unknown';
+  if (!date) return value || t`Unknown`;
   const seconds = Math.max(0, Math.floor((now - date.getTime()) / 1000));
-  const words = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
+  const words = new Intl.RelativeTimeFormat(intlLocale(), { numeric: 'auto' });
   for (const [unit, size] of RELATIVE_UNITS) {
     if (seconds >= size) return words.format(-Math.floor(seconds / size), unit);
   }
-  return 'just now';
+  return t`just now`;
 }

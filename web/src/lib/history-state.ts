@@ -1,4 +1,6 @@
+import { msg } from '@lingui/core/macro';
 import { useRouterState } from '@tanstack/react-router';
+import type { MessageDescriptor } from '@lingui/core';
 import type { SessionEndReason } from './api-error';
 
 /**
@@ -36,16 +38,16 @@ export function useNotice(): Notice | null {
   });
 }
 
-export const NOTICE_TEXT: Record<Notice, string> = {
-  'signed-out': 'You have been signed out.',
-  deleted: 'Your account has been deleted.',
-  restored: 'The backup was restored and everyone was signed out. Sign in again.',
+export const NOTICE_TEXT: Record<Notice, MessageDescriptor> = {
+  'signed-out': msg`You have been signed out.`,
+  deleted: msg`Your account has been deleted.`,
+  restored: msg`The backup was restored and everyone was signed out. Sign in again.`,
 };
 
 /** What the login screen says when the session ended elsewhere, by the server's reason. */
-export const END_REASON_TEXT: Record<SessionEndReason, string> = {
-  'signed-out': 'You were signed out on this device from another device.',
-  'password-changed': 'You were signed out because your password or email was changed.',
-  disabled: 'You were signed out because an operator disabled your account.',
-  expired: 'Your session expired. Please sign in again.',
+export const END_REASON_TEXT: Record<SessionEndReason, MessageDescriptor> = {
+  'signed-out': msg`You were signed out on this device from another device.`,
+  'password-changed': msg`You were signed out because your password or email was changed.`,
+  disabled: msg`You were signed out because an operator disabled your account.`,
+  expired: msg`Your session expired. Please sign in again.`,
 };

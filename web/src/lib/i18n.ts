@@ -9,17 +9,19 @@ import { messages as englishFirst } from '../locales/en/first.po';
  */
 export const LANGUAGES = { en: 'English', de: 'Deutsch' } as const;
 export type Language = keyof typeof LANGUAGES;
-export type Catalogue = 'first' | 'member' | 'console';
+export type Catalogue = 'first' | 'errors' | 'member' | 'console';
 
 type Loader = () => Promise<{ messages: Messages }>;
 const CATALOGUES: Record<Language, Record<Catalogue, Loader>> = {
   en: {
     first: () => Promise.resolve({ messages: englishFirst }),
+    errors: () => import('../locales/en/errors.po'),
     member: () => import('../locales/en/member.po'),
     console: () => import('../locales/en/console.po'),
   },
   de: {
     first: () => import('../locales/de/first.po'),
+    errors: () => import('../locales/de/errors.po'),
     member: () => import('../locales/de/member.po'),
     console: () => import('../locales/de/console.po'),
   },

@@ -11,6 +11,7 @@ import {
   SERVER_MESSAGES,
   serverText,
 } from './messages';
+import { messages as german } from '../locales/de/errors.po';
 import { pb } from './pb';
 
 /** The server's source, read as text: what it can answer is enumerated from there. */
@@ -104,16 +105,25 @@ describe('lib/messages', () => {
     expect(unread).toEqual([]);
   });
 
-  it('speaks product language: no PocketBase wording, no shorthand people are not told', () => {
-    const texts = Object.values(MESSAGES);
-    for (const text of texts) {
-      expect(text).not.toMatch(/\b(auth record|token|MFA|OTP|2FA|superuser|collection|record)\b/i);
-      expect(text).not.toMatch(/\blog ?in\b/i);
+  it('speaks product language in English and German: no PocketBase wording, no shorthand people are not told', () => {
+    for (const [id, descriptor] of Object.entries(MESSAGES)) {
+      // The German catalogue's compiled form: its words, with the places' names between them.
+      const texts = [descriptor.message ?? '', JSON.stringify(german[id] ?? '')];
+      expect(texts[1], `${id} has no German`).not.toBe('""');
+      for (const text of texts) {
+        expect(text).not.toMatch(
+          /\b(auth record|token|MFA|OTP|2FA|superuser|collection|record)\b/i,
+        );
+        expect(text).not.toMatch(/\blog ?in\b/i);
+      }
     }
-    // Every id the code tables name exists.
+    // Every id the code tables name exists: every server error code and message a screen can
+    // receive (the tests above enumerate them from the server's source) has both texts.
     for (const rule of [...Object.values(FIELD_CODES), ...Object.values(SERVER_MESSAGES)]) {
-      for (const id of typeof rule === 'object' ? Object.values(rule) : [rule])
+      for (const id of typeof rule === 'object' ? Object.values(rule) : [rule]) {
         expect(MESSAGES).toHaveProperty([id]);
+        expect(german[id], `${id} has no German`).toBeTruthy();
+      }
     }
   });
 

@@ -1,4 +1,11 @@
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { fieldErrorsOf, messageOf, type RefusedField } from './api-error';
+import { loadCatalogue } from './i18n';
+
+// The catalogue's texts in the member's language, loading as this module does: they are there long
+// before the first answer from the server that needs one.
+void loadCatalogue('errors');
 
 /**
  * The message catalogue: what the server can say, in the words a member or operator reads
@@ -17,119 +24,298 @@ import { fieldErrorsOf, messageOf, type RefusedField } from './api-error';
  */
 export const MESSAGES = {
   // What a field's error says, by code (`data.<field>.code` of a 400).
-  'field.required': 'Please fill this in.',
-  'field.email': 'Enter a valid email address, such as name@example.com.',
-  'field.tooShort': 'Use at least {min} characters.',
-  'field.tooLong': 'Use at most {max} characters.',
-  'field.tooLongPlain': 'This is too long.',
-  'field.lengthRange': 'Use between {min} and {max} characters.',
-  'field.passwordsDiffer': "The passwords don't match.",
-  'field.mismatch': "This doesn't match.",
-  'field.emailTaken': 'This email address is already in use.',
-  'field.taken': 'This is already taken. Choose another.',
-  'field.badLink': 'This link is invalid or has expired. Ask for a new one.',
-  'field.badInviteCode': 'Invalid or already used invite code.',
-  'field.wrongPassword': "That password isn't right.",
-  'field.wrongCurrentPassword': "Your current password isn't right.",
-  'field.wrongCode': "That code isn't right or has expired.",
-  'field.signInExpired': 'This sign-in took too long. Please start again.',
-  'field.passkeyRefused': "The passkey couldn't be checked. Please try again.",
-  'field.numberRange': 'Enter a whole number from {min} to {max}.',
-  'field.numberAtLeast': 'Enter {min} or more.',
-  'field.positiveNumber': 'Enter a number greater than 0.',
-  'field.numberAtMost': 'Enter {max} or less.',
-  'field.passwordTooCommon': 'This password is too common. Choose one that is harder to guess.',
-  'field.notVerified': 'Verify your email first.',
-  'field.alreadyMember': 'This address is already a member.',
-  'field.backupExists': 'A backup with this name already exists. Choose another name.',
-  'field.backupName':
-    'Use a name ending in .zip, made of letters, digits, dots, dashes and underscores.',
-  'field.fileTooLarge': 'This file is too large.',
-  'field.fileType': "This kind of file can't be used here.",
-  'field.fileUnreadable': "This file couldn't be read. Choose it again.",
-  'field.notABackup': 'This file is not a Gatehouse backup, or it is damaged.',
-  'field.choose': 'Choose one of the options offered.',
-  'field.sameEmail': 'This is already your email address.',
-  'field.schedule': 'Enter a schedule such as 0 3 * * * (minute, hour, day, month, weekday).',
-  'field.url': 'Enter a full web address, such as https://example.com.',
-  'field.host': 'Enter a server name or IP address, such as smtp.example.com.',
-  'field.format': "This isn't in a form that can be used.",
-  'field.provider': "This way of signing in isn't turned on.",
-  'field.oneProof': 'Give one proof at a time.',
-  'field.wrongCollection': 'Members are the only accounts here.',
-  'field.detail': '{detail}',
+  'field.required': msg({ id: 'field.required', message: 'Please fill this in.' }),
+  'field.email': msg({
+    id: 'field.email',
+    message: 'Enter a valid email address, such as name@example.com.',
+  }),
+  'field.tooShort': msg({ id: 'field.tooShort', message: 'Use at least {min} characters.' }),
+  'field.tooLong': msg({ id: 'field.tooLong', message: 'Use at most {max} characters.' }),
+  'field.tooLongPlain': msg({ id: 'field.tooLongPlain', message: 'This is too long.' }),
+  'field.lengthRange': msg({
+    id: 'field.lengthRange',
+    message: 'Use between {min} and {max} characters.',
+  }),
+  'field.passwordsDiffer': msg({
+    id: 'field.passwordsDiffer',
+    message: "The passwords don't match.",
+  }),
+  'field.mismatch': msg({ id: 'field.mismatch', message: "This doesn't match." }),
+  'field.emailTaken': msg({
+    id: 'field.emailTaken',
+    message: 'This email address is already in use.',
+  }),
+  'field.taken': msg({ id: 'field.taken', message: 'This is already taken. Choose another.' }),
+  'field.badLink': msg({
+    id: 'field.badLink',
+    message: 'This link is invalid or has expired. Ask for a new one.',
+  }),
+  'field.badInviteCode': msg({
+    id: 'field.badInviteCode',
+    message: 'Invalid or already used invite code.',
+  }),
+  'field.wrongPassword': msg({ id: 'field.wrongPassword', message: "That password isn't right." }),
+  'field.wrongCurrentPassword': msg({
+    id: 'field.wrongCurrentPassword',
+    message: "Your current password isn't right.",
+  }),
+  'field.wrongCode': msg({
+    id: 'field.wrongCode',
+    message: "That code isn't right or has expired.",
+  }),
+  'field.signInExpired': msg({
+    id: 'field.signInExpired',
+    message: 'This sign-in took too long. Please start again.',
+  }),
+  'field.passkeyRefused': msg({
+    id: 'field.passkeyRefused',
+    message: "The passkey couldn't be checked. Please try again.",
+  }),
+  'field.numberRange': msg({
+    id: 'field.numberRange',
+    message: 'Enter a whole number from {min} to {max}.',
+  }),
+  'field.numberAtLeast': msg({ id: 'field.numberAtLeast', message: 'Enter {min} or more.' }),
+  'field.positiveNumber': msg({
+    id: 'field.positiveNumber',
+    message: 'Enter a number greater than 0.',
+  }),
+  'field.numberAtMost': msg({ id: 'field.numberAtMost', message: 'Enter {max} or less.' }),
+  'field.passwordTooCommon': msg({
+    id: 'field.passwordTooCommon',
+    message: 'This password is too common. Choose one that is harder to guess.',
+  }),
+  'field.notVerified': msg({ id: 'field.notVerified', message: 'Verify your email first.' }),
+  'field.alreadyMember': msg({
+    id: 'field.alreadyMember',
+    message: 'This address is already a member.',
+  }),
+  'field.backupExists': msg({
+    id: 'field.backupExists',
+    message: 'A backup with this name already exists. Choose another name.',
+  }),
+  'field.backupName': msg({
+    id: 'field.backupName',
+    message: 'Use a name ending in .zip, made of letters, digits, dots, dashes and underscores.',
+  }),
+  'field.fileTooLarge': msg({ id: 'field.fileTooLarge', message: 'This file is too large.' }),
+  'field.fileType': msg({ id: 'field.fileType', message: "This kind of file can't be used here." }),
+  'field.fileUnreadable': msg({
+    id: 'field.fileUnreadable',
+    message: "This file couldn't be read. Choose it again.",
+  }),
+  'field.notABackup': msg({
+    id: 'field.notABackup',
+    message: 'This file is not a Gatehouse backup, or it is damaged.',
+  }),
+  'field.choose': msg({ id: 'field.choose', message: 'Choose one of the options offered.' }),
+  'field.sameEmail': msg({ id: 'field.sameEmail', message: 'This is already your email address.' }),
+  'field.schedule': msg({
+    id: 'field.schedule',
+    message: 'Enter a schedule such as 0 3 * * * (minute, hour, day, month, weekday).',
+  }),
+  'field.url': msg({
+    id: 'field.url',
+    message: 'Enter a full web address, such as https://example.com.',
+  }),
+  'field.host': msg({
+    id: 'field.host',
+    message: 'Enter a server name or IP address, such as smtp.example.com.',
+  }),
+  'field.format': msg({ id: 'field.format', message: "This isn't in a form that can be used." }),
+  'field.provider': msg({
+    id: 'field.provider',
+    message: "This way of signing in isn't turned on.",
+  }),
+  'field.oneProof': msg({ id: 'field.oneProof', message: 'Give one proof at a time.' }),
+  'field.wrongCollection': msg({
+    id: 'field.wrongCollection',
+    message: 'Members are the only accounts here.',
+  }),
+  'field.detail': msg({ id: 'field.detail', message: '{detail}' }),
 
   // What the whole answer says (`message`), by the server's message.
-  'error.checkFields': 'Please check the fields below.',
-  'error.tryAgain': 'Something went wrong. Please try again.',
-  'error.signInAgain': 'Please sign in again.',
-  'error.notAllowed': "You don't have access to this.",
-  'error.notFound': "This doesn't exist, or it was removed.",
-  'error.tooLarge': 'This is too large to send.',
-  'error.tooMany': 'Too many attempts. Please wait a moment and try again.',
-  'error.unavailable': 'The service is busy. Please try again in a moment.',
-  'error.signInFailed': "Signing in didn't work. Please try again.",
-  'error.secondStep': 'Enter the code from your authenticator app to finish signing in.',
-  'error.sessionChanged': 'Your session changed on another device. Please sign in again.',
-  'error.codeWrong': "That code isn't right or has expired.",
-  'error.codeSpent': 'Too many attempts with this code. Ask for a new one.',
-  'error.settingsNotSaved': "The settings couldn't be saved. Please check the fields below.",
-  'error.accountNotCreated': "The account couldn't be created. Please check the fields below.",
-  'error.backupNotCreated': "The backup couldn't be made. Please try again.",
-  'error.backupNotRestored': "The backup couldn't be restored.",
-  'error.backupMissing': 'This backup no longer exists.',
-  'error.backupInUse': "This backup is in use right now and can't be deleted.",
-  'error.backupBusy':
-    'Another backup or restore is under way. Please try again when it has finished.',
-  'error.testEmailFailed': "The test email couldn't be sent. Check the mail settings.",
-  'error.filter': 'This filter could not be read.',
-  'error.appMissing': 'This app no longer exists.',
-  'error.jobMissing': 'This job no longer exists.',
-  'error.live': 'Live updates stopped. Reload the page.',
-  'error.operatorsOnly': 'Only operators can do this.',
-  'error.collectionsFixed': "Members' fields are set by Gatehouse and can't be changed here.",
+  'error.checkFields': msg({ id: 'error.checkFields', message: 'Please check the fields below.' }),
+  'error.tryAgain': msg({
+    id: 'error.tryAgain',
+    message: 'Something went wrong. Please try again.',
+  }),
+  'error.signInAgain': msg({ id: 'error.signInAgain', message: 'Please sign in again.' }),
+  'error.notAllowed': msg({ id: 'error.notAllowed', message: "You don't have access to this." }),
+  'error.notFound': msg({
+    id: 'error.notFound',
+    message: "This doesn't exist, or it was removed.",
+  }),
+  'error.tooLarge': msg({ id: 'error.tooLarge', message: 'This is too large to send.' }),
+  'error.tooMany': msg({
+    id: 'error.tooMany',
+    message: 'Too many attempts. Please wait a moment and try again.',
+  }),
+  'error.unavailable': msg({
+    id: 'error.unavailable',
+    message: 'The service is busy. Please try again in a moment.',
+  }),
+  'error.signInFailed': msg({
+    id: 'error.signInFailed',
+    message: "Signing in didn't work. Please try again.",
+  }),
+  'error.secondStep': msg({
+    id: 'error.secondStep',
+    message: 'Enter the code from your authenticator app to finish signing in.',
+  }),
+  'error.sessionChanged': msg({
+    id: 'error.sessionChanged',
+    message: 'Your session changed on another device. Please sign in again.',
+  }),
+  'error.codeWrong': msg({
+    id: 'error.codeWrong',
+    message: "That code isn't right or has expired.",
+  }),
+  'error.codeSpent': msg({
+    id: 'error.codeSpent',
+    message: 'Too many attempts with this code. Ask for a new one.',
+  }),
+  'error.settingsNotSaved': msg({
+    id: 'error.settingsNotSaved',
+    message: "The settings couldn't be saved. Please check the fields below.",
+  }),
+  'error.accountNotCreated': msg({
+    id: 'error.accountNotCreated',
+    message: "The account couldn't be created. Please check the fields below.",
+  }),
+  'error.backupNotCreated': msg({
+    id: 'error.backupNotCreated',
+    message: "The backup couldn't be made. Please try again.",
+  }),
+  'error.backupNotRestored': msg({
+    id: 'error.backupNotRestored',
+    message: "The backup couldn't be restored.",
+  }),
+  'error.backupMissing': msg({
+    id: 'error.backupMissing',
+    message: 'This backup no longer exists.',
+  }),
+  'error.backupInUse': msg({
+    id: 'error.backupInUse',
+    message: "This backup is in use right now and can't be deleted.",
+  }),
+  'error.backupBusy': msg({
+    id: 'error.backupBusy',
+    message: 'Another backup or restore is under way. Please try again when it has finished.',
+  }),
+  'error.testEmailFailed': msg({
+    id: 'error.testEmailFailed',
+    message: "The test email couldn't be sent. Check the mail settings.",
+  }),
+  'error.filter': msg({ id: 'error.filter', message: 'This filter could not be read.' }),
+  'error.appMissing': msg({ id: 'error.appMissing', message: 'This app no longer exists.' }),
+  'error.jobMissing': msg({ id: 'error.jobMissing', message: 'This job no longer exists.' }),
+  'error.live': msg({ id: 'error.live', message: 'Live updates stopped. Reload the page.' }),
+  'error.operatorsOnly': msg({ id: 'error.operatorsOnly', message: 'Only operators can do this.' }),
+  'error.collectionsFixed': msg({
+    id: 'error.collectionsFixed',
+    message: "Members' fields are set by Gatehouse and can't be changed here.",
+  }),
 
   // The server's own sentences, already written for people: the same words, with an id.
-  'server.confirm': "Confirm it's you to continue.",
-  'server.inviteUnlimited': 'Only the initial user can generate unlimited invite codes.',
-  'server.initialUserOperators': 'Only the initial user can make or remove operators.',
-  'server.viewingAs': 'Only the member can do this: it cannot be done while viewing as them.',
-  'server.setUpAppFirst': 'Set up the authenticator app first.',
-  'server.appNotSaved': 'The app could not be saved: check the fields.',
-  'server.initialNotDeleted': 'The initial user cannot be deleted.',
-  'server.initialIsOperator': 'The initial user is always an operator.',
-  'server.initialTwoStep':
-    "The initial user's two-step sign-in can only be reset from the command line.",
-  'server.alreadyVerified': "The member's email is already verified.",
-  'server.providerUnreachable':
-    'The sign-in provider could not be reached. Please try again later.',
-  'server.providerSlow': 'The sign-in provider did not answer in time. Please try again.',
-  'server.disabled': 'This account has been disabled.',
-  'server.alreadyMember': 'This address is already a member.',
-  'server.notAGate': 'This address is not one of the apps Gatehouse protects.',
-  'server.inviteUsed': 'This invite code has already been used.',
-  'server.nothingToReset': 'This member has neither two-step sign-in nor a passkey.',
-  'server.otherMember':
-    'This sign-in was started by another member. Go back to the app and try again.',
-  'server.twoStepOn': 'Two-step sign-in is already on.',
-  'server.twoStepOff': 'Two-step sign-in is not on.',
-  'server.unknownStatus': 'Choose verified, unverified or disabled.',
-  'server.verifyFirst': 'Verify your email first.',
-  'server.notOwnTwoStep':
-    'You cannot reset your own two-step sign-in: turn it off or remove passkeys in Settings.',
-  'server.viewDisabled': 'You cannot view as a disabled member: enable them first.',
-  'server.viewOperator': 'You cannot view as an operator: only as a member.',
-  'server.viewInitial': 'You cannot view as the initial user.',
-  'server.viewSelf': 'You cannot view as yourself.',
+  'server.confirm': msg({ id: 'server.confirm', message: "Confirm it's you to continue." }),
+  'server.inviteUnlimited': msg({
+    id: 'server.inviteUnlimited',
+    message: 'Only the initial user can generate unlimited invite codes.',
+  }),
+  'server.initialUserOperators': msg({
+    id: 'server.initialUserOperators',
+    message: 'Only the initial user can make or remove operators.',
+  }),
+  'server.viewingAs': msg({
+    id: 'server.viewingAs',
+    message: 'Only the member can do this: it cannot be done while viewing as them.',
+  }),
+  'server.setUpAppFirst': msg({
+    id: 'server.setUpAppFirst',
+    message: 'Set up the authenticator app first.',
+  }),
+  'server.appNotSaved': msg({
+    id: 'server.appNotSaved',
+    message: 'The app could not be saved: check the fields.',
+  }),
+  'server.initialNotDeleted': msg({
+    id: 'server.initialNotDeleted',
+    message: 'The initial user cannot be deleted.',
+  }),
+  'server.initialIsOperator': msg({
+    id: 'server.initialIsOperator',
+    message: 'The initial user is always an operator.',
+  }),
+  'server.initialTwoStep': msg({
+    id: 'server.initialTwoStep',
+    message: "The initial user's two-step sign-in can only be reset from the command line.",
+  }),
+  'server.alreadyVerified': msg({
+    id: 'server.alreadyVerified',
+    message: "The member's email is already verified.",
+  }),
+  'server.providerUnreachable': msg({
+    id: 'server.providerUnreachable',
+    message: 'The sign-in provider could not be reached. Please try again later.',
+  }),
+  'server.providerSlow': msg({
+    id: 'server.providerSlow',
+    message: 'The sign-in provider did not answer in time. Please try again.',
+  }),
+  'server.disabled': msg({ id: 'server.disabled', message: 'This account has been disabled.' }),
+  'server.alreadyMember': msg({
+    id: 'server.alreadyMember',
+    message: 'This address is already a member.',
+  }),
+  'server.notAGate': msg({
+    id: 'server.notAGate',
+    message: 'This address is not one of the apps Gatehouse protects.',
+  }),
+  'server.inviteUsed': msg({
+    id: 'server.inviteUsed',
+    message: 'This invite code has already been used.',
+  }),
+  'server.nothingToReset': msg({
+    id: 'server.nothingToReset',
+    message: 'This member has neither two-step sign-in nor a passkey.',
+  }),
+  'server.otherMember': msg({
+    id: 'server.otherMember',
+    message: 'This sign-in was started by another member. Go back to the app and try again.',
+  }),
+  'server.twoStepOn': msg({ id: 'server.twoStepOn', message: 'Two-step sign-in is already on.' }),
+  'server.twoStepOff': msg({ id: 'server.twoStepOff', message: 'Two-step sign-in is not on.' }),
+  'server.unknownStatus': msg({
+    id: 'server.unknownStatus',
+    message: 'Choose verified, unverified or disabled.',
+  }),
+  'server.verifyFirst': msg({ id: 'server.verifyFirst', message: 'Verify your email first.' }),
+  'server.notOwnTwoStep': msg({
+    id: 'server.notOwnTwoStep',
+    message:
+      'You cannot reset your own two-step sign-in: turn it off or remove passkeys in Settings.',
+  }),
+  'server.viewDisabled': msg({
+    id: 'server.viewDisabled',
+    message: 'You cannot view as a disabled member: enable them first.',
+  }),
+  'server.viewOperator': msg({
+    id: 'server.viewOperator',
+    message: 'You cannot view as an operator: only as a member.',
+  }),
+  'server.viewInitial': msg({
+    id: 'server.viewInitial',
+    message: 'You cannot view as the initial user.',
+  }),
+  'server.viewSelf': msg({ id: 'server.viewSelf', message: 'You cannot view as yourself.' }),
 } as const;
 
 export type MessageId = keyof typeof MESSAGES;
 
 /** A text of the catalogue, its `{name}` places filled from `params`. */
 export function say(id: MessageId, params: Record<string, unknown> = {}): string {
-  return MESSAGES[id].replace(/\{(\w+)\}/g, (place, name: string) =>
-    params[name] === undefined ? place : String(params[name]),
-  );
+  return i18n._({ ...MESSAGES[id], values: params });
 }
 
 /** A field error's text by code; an object picks by field name (`_` for any other field). */
@@ -285,12 +471,22 @@ export function refusedFieldText(field: string, problem: RefusedField): string |
   const rule = problem.code ? FIELD_CODES[problem.code] : undefined;
   // A code the catalogue does not know yet: the server's words rather than nothing.
   if (!rule) return problem.message;
-  const params = { ...problem.params, detail: problem.message ?? '' };
+  const params: Record<string, unknown> = { ...problem.params, detail: problem.message ?? '' };
   const id = typeof rule === 'object' ? (rule[field] ?? rule._) : rule;
-  const text = say(id, params);
   // A length rule whose limits the server did not give reads without them.
-  return /\{\w+\}/.test(text) ? (problem.message ?? say('field.tooLongPlain')) : text;
+  const missing = PLACES[id]?.some((name) => params[name] === undefined || params[name] === null);
+  return missing ? (problem.message ?? say('field.tooLongPlain')) : say(id, params);
 }
+
+/** The parameters a text's places need (a text without one would read "Use at least  characters"). */
+const PLACES: Partial<Record<MessageId, string[]>> = {
+  'field.tooShort': ['min'],
+  'field.tooLong': ['max'],
+  'field.lengthRange': ['min', 'max'],
+  'field.numberRange': ['min', 'max'],
+  'field.numberAtLeast': ['min'],
+  'field.numberAtMost': ['max'],
+};
 
 /** What the server said of the whole request, in product language; undefined when it said nothing. */
 export function serverText(err: unknown): string | undefined {

@@ -1,3 +1,5 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 /**
  * The member's theme: System (follow the device), Light or Dark, remembered in this browser. The
  * page's first script (web/index.html) reads the same key and sets `dark` on <html> before the
@@ -9,10 +11,10 @@ export const THEME_KEY = 'gatehouse.theme';
 /** The event the page's first script listens to, to apply a new choice at once. */
 const THEME_EVENT = 'gatehouse:theme';
 
-export const THEMES: ReadonlyArray<{ value: Theme; label: string }> = [
-  { value: 'system', label: 'System' },
-  { value: 'light', label: 'Light' },
-  { value: 'dark', label: 'Dark' },
+export const THEMES: ReadonlyArray<{ value: Theme; label: MessageDescriptor }> = [
+  { value: 'system', label: msg`System` },
+  { value: 'light', label: msg`Light` },
+  { value: 'dark', label: msg`Dark` },
 ];
 
 export function readTheme(): Theme {

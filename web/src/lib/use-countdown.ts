@@ -1,3 +1,4 @@
+import { plural } from '@lingui/core/macro';
 import { useEffect, useRef, useState } from 'react';
 
 /**
@@ -32,5 +33,8 @@ export function useCountdown(seconds: number, active: boolean, onDone: () => voi
 }
 
 export function redirectText(secondsLeft: number): string {
-  return `Opening the sign-in screen in ${secondsLeft} ${secondsLeft === 1 ? 'second' : 'seconds'}...`;
+  return plural(secondsLeft, {
+    one: 'Opening the sign-in screen in # second...',
+    other: 'Opening the sign-in screen in # seconds...',
+  });
 }

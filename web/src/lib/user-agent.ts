@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import Bowser from 'bowser';
 
 /**
@@ -6,12 +7,12 @@ import Bowser from 'bowser';
  */
 export function describeUserAgent(userAgent: string | null | undefined): string {
   const ua = userAgent?.trim() ?? '';
-  if (!ua) return 'Unknown browser';
+  if (!ua) return t`Unknown browser`;
   const { browser, os } = Bowser.parse(ua);
   const name = browser.name?.trim();
   const system = os.name?.trim();
   if (name && system) return `${name} on ${system}`;
   if (name) return name;
-  if (system) return `A browser on ${system}`;
-  return 'Unknown browser';
+  if (system) return t`A browser on ${system}`;
+  return t`Unknown browser`;
 }

@@ -5,7 +5,7 @@ import { loadCatalogue, startI18n } from '../lib/i18n';
 
 // Every screen's texts, in English (jsdom's language), as a signed-in member's would be.
 await startI18n();
-await Promise.all([loadCatalogue('member'), loadCatalogue('console')]);
+await Promise.all([loadCatalogue('errors'), loadCatalogue('member'), loadCatalogue('console')]);
 
 // jsdom lays nothing out, so it cannot scroll: the router's scroll restoration calls scrollTo on
 // every navigation, which jsdom answers with a "Not implemented" line each time.

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { cn } from './cn';
 
@@ -36,7 +37,7 @@ function headingOf(section: HTMLElement): HTMLElement | null {
  */
 export function PageSections({
   children,
-  label = 'On this page',
+  label = t`On this page`,
 }: {
   children: ReactNode;
   /** The list's name, shown above it (App Settings keeps the spec's "Settings sections"). */

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { Field, type InputFieldProps } from './field';
 
@@ -63,7 +64,7 @@ export function PasswordField({
           onClick={toggle}
           className="absolute top-6 right-0 h-11 min-w-11 rounded-md px-3 text-sm font-medium text-blue-800 hover:underline dark:text-blue-300"
         >
-          {shown ? 'Hide' : 'Show'}
+          {shown ? t`Hide` : t`Show`}
         </button>
       )}
     </div>

@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import { queryOptions } from '@tanstack/react-query';
 import type {
   RecoveryCodesAnswer,
@@ -207,7 +208,8 @@ export async function requestEmailChange(newEmail: string): Promise<void> {
 }
 
 export function emailChangeErrorMessage(err: unknown): string {
-  if (fieldCodeOf(err, 'newEmail') === 'validation_not_in_invalid') return SAME_EMAIL_MESSAGE;
+  if (fieldCodeOf(err, 'newEmail') === 'validation_not_in_invalid')
+    return i18n._(SAME_EMAIL_MESSAGE);
   return (
     fieldText(err, 'newEmail') ??
     serverText(err) ??

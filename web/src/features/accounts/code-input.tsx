@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import {
   useEffect,
   useId,
@@ -145,7 +146,7 @@ export function CodeInput({
             autoComplete={index === 0 ? 'one-time-code' : 'off'}
             // The first field takes a whole code at once (a phone's suggestion, a fill).
             maxLength={index === 0 ? 64 : 2}
-            aria-label={`Digit ${index + 1} of ${length}`}
+            aria-label={t`Digit ${index + 1} of ${length}`}
             aria-invalid={invalid || undefined}
             autoFocus={autoFocus && index === 0}
             readOnly={readOnly}

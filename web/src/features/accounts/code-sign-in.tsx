@@ -1,3 +1,6 @@
+import { i18n } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { LiveMessage } from '../../components/ui/alert';
@@ -22,31 +25,31 @@ const SIGN_IN_CODE_MINUTES = 3;
 /** How long "Send a new code" waits after a code was sent. */
 export const NEW_CODE_WAIT_SECONDS = 30;
 
-export const WRONG_CODE_MESSAGE = "That code isn't right or has expired.";
+export const WRONG_CODE_MESSAGE = msg`That code isn't right or has expired.`;
 /** PocketBase's words once a code's 5 tries are spent (429). */
 const ATTEMPTS_SPENT = 'Too many attempts, please try again later with a new OTP.';
 
 /** A refused code, in the product's words. */
 export function codeSignInFailure(err: unknown): string {
   const status = statusOf(err);
-  if (status === 400) return WRONG_CODE_MESSAGE;
+  if (status === 400) return i18n._(WRONG_CODE_MESSAGE);
   if (status === 429) {
     return messageOf(err) === ATTEMPTS_SPENT
-      ? 'Too many tries with this code. Send a new code and try again.'
-      : 'Too many sign-in attempts. Please wait a minute and try again.';
+      ? t`Too many tries with this code. Send a new code and try again.`
+      : t`Too many sign-in attempts. Please wait a minute and try again.`;
   }
   // A disabled account: the server says so (docs/api.md).
-  if (status === 403) return messageOf(err) ?? 'This account has been disabled.';
-  return "We couldn't sign you in. Please try again.";
+  if (status === 403) return messageOf(err) ?? t`This account has been disabled.`;
+  return t`We couldn't sign you in. Please try again.`;
 }
 
 /** A refused request for a code, in the product's words. */
 export function sendCodeFailure(err: unknown): string {
   const status = statusOf(err);
   if (status === 429)
-    return 'Too many codes were asked for. Please wait a few minutes and try again.';
-  if (status === 400 && fieldErrorsOf(err).email) return 'Please enter a valid email address.';
-  return "We couldn't send a code. Please try again.";
+    return t`Too many codes were asked for. Please wait a few minutes and try again.`;
+  if (status === 400 && fieldErrorsOf(err).email) return t`Please enter a valid email address.`;
+  return t`We couldn't send a code. Please try again.`;
 }
 
 /**
@@ -101,15 +104,15 @@ export default function CodeSignIn(props: {
   return (
     <ScreenShell>
       <ScreenHeader
-        title="Sign in with a code"
-        description="We'll email you a code that signs you in, no password needed."
+        title={t`Sign in with a code`}
+        description={t`We'll email you a code that signs you in, no password needed.`}
       />
       <Card>
         <form
           ref={formRef}
           noValidate
           onSubmit={send.onSubmit}
-          aria-label="Email me a sign-in code"
+          aria-label={t`Email me a sign-in code`}
         >
           <LiveMessage tone="error" alertClassName="mb-4">
             {send.error}
@@ -122,7 +125,7 @@ export default function CodeSignIn(props: {
               onChange={(e) => setEmail(e.target.value)}
             />
             <Button type="submit" className="w-full" disabled={send.busy}>
-              {send.busy ? 'Sending...' : 'Email Me a Code'}
+              {send.busy ? t`Sending...` : t`Email Me a Code`}
             </Button>
             <Button
               variant="secondary"
@@ -130,7 +133,7 @@ export default function CodeSignIn(props: {
               disabled={send.busy}
               onClick={() => props.onBack(email.trim())}
             >
-              Back
+              <Trans>Back</Trans>
             </Button>
           </div>
         </form>
@@ -167,7 +170,7 @@ function EnterCode(props: {
       code.length < SIGN_IN_CODE_LENGTH
         ? {
             field: 'code' as const,
-            message: `Please enter the ${SIGN_IN_CODE_LENGTH}-digit code from the email.`,
+            message: t`Please enter the ${SIGN_IN_CODE_LENGTH}-digit code from the email.`,
           }
         : null,
     fields: refs,
@@ -205,7 +208,7 @@ function EnterCode(props: {
   return (
     <ScreenShell>
       <ScreenHeader
-        title="Check your email"
+        title={t`Check your email`}
         description={
           <>
             If <span className="font-medium wrap-anywhere">{sent.email}</span> has an account, we
@@ -215,19 +218,19 @@ function EnterCode(props: {
         }
       />
       <Card>
-        <form ref={formRef} noValidate onSubmit={form.onSubmit} aria-label="Sign in with a code">
+        <form ref={formRef} noValidate onSubmit={form.onSubmit} aria-label={t`Sign in with a code`}>
           <LiveMessage tone="error" alertClassName="mb-4">
             {form.error ?? (typeof resend === 'object' ? resend.failed : null)}
           </LiveMessage>
           <LiveMessage tone="success" alertClassName="mb-4">
-            {resend === 'sent' ? 'A new code is on its way. Enter the newest one.' : null}
+            {resend === 'sent' ? t`A new code is on its way. Enter the newest one.` : null}
           </LiveMessage>
           <div className="flex flex-col gap-4">
             <CodeInput
               key={attempt}
               length={SIGN_IN_CODE_LENGTH}
-              label="Sign-in code"
-              hint="Paste it, or type it in: it signs you in once it is whole."
+              label={t`Sign-in code`}
+              hint={t`Paste it, or type it in: it signs you in once it is whole.`}
               firstRef={refs.code}
               autoFocus={attempt > 0}
               readOnly={form.busy}
@@ -236,7 +239,7 @@ function EnterCode(props: {
               onComplete={() => formRef.current?.requestSubmit()}
             />
             <Button type="submit" className="w-full" disabled={form.busy}>
-              {form.busy ? 'Signing in...' : 'Sign In'}
+              {form.busy ? t`Signing in...` : t`Sign In`}
             </Button>
             <Button
               variant="secondary"
@@ -245,10 +248,10 @@ function EnterCode(props: {
               onClick={() => void onNewCode()}
             >
               {resend === 'sending'
-                ? 'Sending...'
+                ? t`Sending...`
                 : waiting
-                  ? `Send a new code in ${formatWait(secondsLeft)}`
-                  : 'Send a new code'}
+                  ? t`Send a new code in ${formatWait(secondsLeft)}`
+                  : t`Send a new code`}
             </Button>
             <Button
               variant="secondary"
@@ -256,7 +259,7 @@ function EnterCode(props: {
               disabled={form.busy}
               onClick={() => props.onBack(sent.email)}
             >
-              Back
+              <Trans>Back</Trans>
             </Button>
             <button
               type="button"
@@ -264,7 +267,7 @@ function EnterCode(props: {
               disabled={form.busy}
               onClick={props.onOtherEmail}
             >
-              Use a different email
+              <Trans>Use a different email</Trans>
             </button>
           </div>
         </form>

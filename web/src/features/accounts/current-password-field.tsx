@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { ChangeEventHandler, RefObject } from 'react';
 import { PasswordField } from '../../components/ui/password-field';
 
@@ -6,7 +7,7 @@ import { PasswordField } from '../../components/ui/password-field';
  * a password input the browser fills with the saved password, with Show / Hide.
  */
 export function CurrentPasswordField({
-  label = 'Password',
+  label = t`Password`,
   name = 'password',
   value,
   onChange,
@@ -14,7 +15,7 @@ export function CurrentPasswordField({
   error,
   ref,
 }: {
-  label?: 'Password' | 'Current Password';
+  label?: string;
   name?: 'password' | 'oldPassword';
   value: string;
   onChange: ChangeEventHandler<HTMLInputElement>;

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { ChangeEventHandler, RefObject } from 'react';
 import { Field } from '../../components/ui/field';
 
@@ -22,7 +23,7 @@ export function EmailField({
   return (
     <Field
       ref={ref}
-      label="Email"
+      label={t`Email`}
       name="email"
       type="email"
       autoComplete={passkeys ? 'username webauthn' : 'email'}

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useRef, useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { LiveMessage } from '../../components/ui/alert';
@@ -12,7 +14,7 @@ import { formatWait, useMailWait } from './resend-wait';
 import { checkEmail } from './validation';
 
 export function ForgotPasswordScreen() {
-  usePageTitle('Forgot password');
+  usePageTitle(t`Forgot password`);
   const navigate = useNavigate();
   // The email typed on the login screen (or in a link that no longer works) comes along.
   const carriedEmail = useCarriedEmail();
@@ -27,18 +29,20 @@ export function ForgotPasswordScreen() {
       wait.requested();
     },
     failure: () =>
-      'Failed to send password reset email. Please check your email address and try again.',
+      t`Failed to send password reset email. Please check your email address and try again.`,
   });
   const backToLogin = () => void navigate({ to: '/', state: { email: email.trim() } });
 
   if (form.done) {
     return (
       <ScreenShell>
-        <ScreenHeader key="sent" title="Email Sent" />
+        <ScreenHeader key="sent" title={t`Email Sent`} />
         <Card className="flex flex-col gap-4">
-          <p role="status">Password reset email sent! Please check your inbox and spam folder.</p>
+          <p role="status">
+            <Trans>Password reset email sent! Please check your inbox and spam folder.</Trans>
+          </p>
           <Button className="w-full" onClick={backToLogin}>
-            Back to Login
+            <Trans>Back to Login</Trans>
           </Button>
         </Card>
       </ScreenShell>
@@ -48,11 +52,11 @@ export function ForgotPasswordScreen() {
   return (
     <ScreenShell>
       <ScreenHeader
-        title="Forgot Password"
-        description="Enter your email address and we'll send you a link to reset your password."
+        title={t`Forgot Password`}
+        description={t`Enter your email address and we'll send you a link to reset your password.`}
       />
       <Card>
-        <form noValidate onSubmit={form.onSubmit} aria-label="Request a password reset">
+        <form noValidate onSubmit={form.onSubmit} aria-label={t`Request a password reset`}>
           <LiveMessage tone="error" alertClassName="mb-4">
             {form.error}
           </LiveMessage>
@@ -65,21 +69,25 @@ export function ForgotPasswordScreen() {
             />
             {wait.secondsLeft > 0 ? (
               <p className="text-sm text-slate-700 dark:text-slate-300">
-                A reset link was sent to this address less than 2 minutes ago. You can ask for
-                another in {formatWait(wait.secondsLeft)}.
+                <Trans>
+                  A reset link was sent to this address less than 2 minutes ago. You can ask for
+                  another in {formatWait(wait.secondsLeft)}.
+                </Trans>
               </p>
             ) : null}
             <Button type="submit" className="w-full" disabled={form.busy || wait.secondsLeft > 0}>
-              {form.busy ? 'Sending...' : 'Send Reset Link'}
+              {form.busy ? t`Sending...` : t`Send Reset Link`}
             </Button>
           </div>
         </form>
       </Card>
       <p className="text-center text-slate-700 dark:text-slate-300">
-        Remembered it?{' '}
-        <Link to="/" state={{ email: email.trim() }} className={textLink}>
-          Back to sign in
-        </Link>
+        <Trans>
+          Remembered it?{' '}
+          <Link to="/" state={{ email: email.trim() }} className={textLink}>
+            Back to sign in
+          </Link>
+        </Trans>
       </p>
     </ScreenShell>
   );

@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { t } from '@lingui/core/macro';
 import { Trans } from '@lingui/react/macro';
@@ -149,11 +150,11 @@ function PasswordStep(props: {
     // reset a password that works.
     failure: (err) => {
       if (statusOf(err) === 429) {
-        return 'Too many sign-in attempts. Please wait a minute and try again.';
+        return t`Too many sign-in attempts. Please wait a minute and try again.`;
       }
       // The right password for a disabled account: the server says so (docs/api.md).
       const said = statusOf(err) === 403 ? messageOf(err) : undefined;
-      return said ?? 'Invalid email or password. Please try again.';
+      return said ?? t`Invalid email or password. Please try again.`;
     },
   });
   const unverifiedEmail = form.result?.unverifiedEmail ?? carried.unverifiedEmail;
@@ -177,12 +178,12 @@ function PasswordStep(props: {
     <ScreenShell>
       <ScreenHeader title={t`Welcome back`} description={t`Sign in to your account.`} />
       <Card>
-        <form noValidate onSubmit={form.onSubmit} onFocus={preloadApi} aria-label="Sign in">
+        <form noValidate onSubmit={form.onSubmit} onFocus={preloadApi} aria-label={t`Sign in`}>
           <LiveMessage tone="success" alertClassName="mb-4">
-            {notice && showNotice ? NOTICE_TEXT[notice] : null}
+            {notice && showNotice ? i18n._(NOTICE_TEXT[notice]) : null}
           </LiveMessage>
           <LiveMessage tone="info" alertClassName="mb-4">
-            {!notice && endReason && showNotice ? END_REASON_TEXT[endReason] : null}
+            {!notice && endReason && showNotice ? i18n._(END_REASON_TEXT[endReason]) : null}
           </LiveMessage>
           <LiveMessage tone="error" alertClassName="mb-4">
             {form.error ?? carried.error}
@@ -190,7 +191,9 @@ function PasswordStep(props: {
           <div role="status">
             {unverifiedEmail ? (
               <Alert tone="info" className="mb-4">
-                <h2 className="font-semibold">Email Not Verified</h2>
+                <h2 className="font-semibold">
+                  <Trans>Email Not Verified</Trans>
+                </h2>
                 <p className="mt-1">
                   <Trans>
                     Please verify your email address before signing in. Check your inbox (and spam
@@ -205,15 +208,17 @@ function PasswordStep(props: {
                   disabled={resend === 'sending' || wait.secondsLeft > 0}
                 >
                   {resend === 'sending'
-                    ? 'Sending...'
+                    ? t`Sending...`
                     : wait.secondsLeft > 0
-                      ? `Resend in ${formatWait(wait.secondsLeft)}`
-                      : 'Resend Verification Email'}
+                      ? t`Resend in ${formatWait(wait.secondsLeft)}`
+                      : t`Resend Verification Email`}
                 </Button>
                 {wait.secondsLeft > 0 ? (
                   <p className="mt-2 text-sm">
-                    A verification email was sent less than 2 minutes ago. You can ask for another
-                    when the countdown ends.
+                    <Trans>
+                      A verification email was sent less than 2 minutes ago. You can ask for another
+                      when the countdown ends.
+                    </Trans>
                   </p>
                 ) : null}
               </Alert>
@@ -222,14 +227,14 @@ function PasswordStep(props: {
           <div role="status">
             {resend === 'sent' ? (
               <Alert tone="success" className="mb-4">
-                Verification email sent! Check your inbox.
+                <Trans>Verification email sent! Check your inbox.</Trans>
               </Alert>
             ) : null}
           </div>
           <div role="alert">
             {resend === 'failed' ? (
               <Alert tone="error" className="mb-4">
-                Failed to resend verification email. Please try again.
+                <Trans>Failed to resend verification email. Please try again.</Trans>
               </Alert>
             ) : null}
           </div>
@@ -249,11 +254,11 @@ function PasswordStep(props: {
             />
             <div className="flex justify-end">
               <Link to="/forgot-password" state={{ email: email.trim() }} className={textLink}>
-                Forgot password?
+                <Trans>Forgot password?</Trans>
               </Link>
             </div>
             <Button type="submit" className="w-full" disabled={form.busy}>
-              {form.busy ? 'Signing in...' : 'Sign In'}
+              {form.busy ? t`Signing in...` : t`Sign In`}
             </Button>
             <Button
               variant="secondary"
@@ -263,7 +268,7 @@ function PasswordStep(props: {
               onFocus={preload(loadCodeSignIn)}
               onClick={props.onEmailCode}
             >
-              Email me a sign-in code
+              <Trans>Email me a sign-in code</Trans>
             </Button>
           </div>
         </form>
@@ -273,8 +278,7 @@ function PasswordStep(props: {
             else if (result === 'unverified') {
               setCarried({
                 unverifiedEmail: null,
-                error:
-                  'Please verify your email address before signing in. Check your inbox (and spam folder) for the verification link.',
+                error: t`Please verify your email address before signing in. Check your inbox (and spam folder) for the verification link.`,
               });
             } else props.onSecondStep(result.mfaId);
           }}
@@ -290,10 +294,12 @@ function PasswordStep(props: {
         onSecondStep={props.onSecondStep}
       />
       <p className="text-center text-slate-700 dark:text-slate-300">
-        Don&apos;t have an account?{' '}
-        <Link to="/signup" state={{ email: email.trim() }} className={textLink}>
-          Sign up
-        </Link>
+        <Trans>
+          Don&apos;t have an account?{' '}
+          <Link to="/signup" state={{ email: email.trim() }} className={textLink}>
+            Sign up
+          </Link>
+        </Trans>
       </p>
     </ScreenShell>
   );

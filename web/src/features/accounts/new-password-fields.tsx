@@ -1,13 +1,15 @@
+import { i18n } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import type { ChangeEventHandler, RefObject } from 'react';
 import { PasswordField } from '../../components/ui/password-field';
 import { MIN_PASSWORD_LENGTH } from './validation';
 
-export const CONFIRM_MISMATCH_NOTE = 'This does not match the password above.';
+export const CONFIRM_MISMATCH_NOTE = msg`This does not match the password above.`;
 
 /** The password and its confirmation, as sign-up, password reset and Settings ask for them. */
 export function NewPasswordFields({
   label,
-  confirmLabel = 'Confirm Password',
+  confirmLabel = t`Confirm Password`,
   password,
   passwordConfirm,
   onPasswordChange,
@@ -15,8 +17,8 @@ export function NewPasswordFields({
   invalid,
   refs,
 }: {
-  label: 'Password' | 'New Password';
-  confirmLabel?: 'Confirm Password' | 'Confirm New Password';
+  label: string;
+  confirmLabel?: string;
   password: string;
   passwordConfirm: string;
   onPasswordChange: ChangeEventHandler<HTMLInputElement>;
@@ -43,7 +45,7 @@ export function NewPasswordFields({
         autoComplete="new-password"
         required
         minLength={MIN_PASSWORD_LENGTH}
-        hint="At least 8 characters."
+        hint={t`At least 8 characters.`}
         value={password}
         aria-invalid={invalid === 'password' || undefined}
         onChange={onPasswordChange}
@@ -57,7 +59,7 @@ export function NewPasswordFields({
         minLength={MIN_PASSWORD_LENGTH}
         value={passwordConfirm}
         aria-invalid={invalid === 'passwordConfirm' || undefined}
-        error={mismatch ? CONFIRM_MISMATCH_NOTE : null}
+        error={mismatch ? i18n._(CONFIRM_MISMATCH_NOTE) : null}
         onChange={onPasswordConfirmChange}
       />
     </>

@@ -1,3 +1,6 @@
+import { i18n } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { Alert, LiveMessage } from '../../components/ui/alert';
@@ -15,10 +18,10 @@ import { checkNewPassword } from './validation';
 
 export const RESET_REDIRECT_SECONDS = 3;
 
-export const RESET_FAILED_MESSAGE = 'Failed to reset password. The link may be invalid or expired.';
+export const RESET_FAILED_MESSAGE = msg`Failed to reset password. The link may be invalid or expired.`;
 
 export function ResetPasswordScreen({ token }: { token: string }) {
-  usePageTitle('Reset password');
+  usePageTitle(t`Reset password`);
   const navigate = useNavigate();
   const link = readLinkToken(token, 'passwordReset');
   // A link that can not work is said at once (its own claims), or as soon as the server says so,
@@ -48,7 +51,7 @@ export function ResetPasswordScreen({ token }: { token: string }) {
         throw err;
       }
     },
-    failure: (err) => fieldText(err, 'password') ?? serverText(err) ?? RESET_FAILED_MESSAGE,
+    failure: (err) => fieldText(err, 'password') ?? serverText(err) ?? i18n._(RESET_FAILED_MESSAGE),
   });
   // The sign-in's email is the link's account's.
   const goToLogin = () => void navigate({ to: '/', state: { email: link.email ?? '' } });
@@ -57,12 +60,12 @@ export function ResetPasswordScreen({ token }: { token: string }) {
   if (form.done) {
     return (
       <RedirectCard
-        title="Password reset successfully!"
+        title={t`Password reset successfully!`}
         secondsLeft={secondsLeft}
-        action="Go to Login"
+        action={t`Go to Login`}
         onAction={goToLogin}
       >
-        You can now sign in with your new password.
+        <Trans>You can now sign in with your new password.</Trans>
       </RedirectCard>
     );
   }
@@ -70,13 +73,15 @@ export function ResetPasswordScreen({ token }: { token: string }) {
   if (badLink) {
     return (
       <ScreenShell>
-        <ScreenHeader key="bad-link" title="Reset Password" />
+        <ScreenHeader key="bad-link" title={t`Reset Password`} />
         <Card className="flex flex-col gap-4">
           <Alert tone="error">
-            <p role="alert">{RESET_FAILED_MESSAGE}</p>
+            <p role="alert">{i18n._(RESET_FAILED_MESSAGE)}</p>
           </Alert>
           <p className="text-slate-700 dark:text-slate-300">
-            Reset links work once, for 30 minutes. Ask for a new one and use the newest email.
+            <Trans>
+              Reset links work once, for 30 minutes. Ask for a new one and use the newest email.
+            </Trans>
           </p>
           <Button
             className="w-full"
@@ -84,7 +89,7 @@ export function ResetPasswordScreen({ token }: { token: string }) {
               void navigate({ to: '/forgot-password', state: { email: link.email ?? '' } })
             }
           >
-            Request a New Link
+            <Trans>Request a New Link</Trans>
           </Button>
         </Card>
       </ScreenShell>
@@ -93,15 +98,18 @@ export function ResetPasswordScreen({ token }: { token: string }) {
 
   return (
     <ScreenShell>
-      <ScreenHeader title="Reset Password" description="Choose a new password for your account." />
+      <ScreenHeader
+        title={t`Reset Password`}
+        description={t`Choose a new password for your account.`}
+      />
       <Card>
-        <form noValidate onSubmit={form.onSubmit} aria-label="Set a new password">
+        <form noValidate onSubmit={form.onSubmit} aria-label={t`Set a new password`}>
           <LiveMessage tone="error" alertClassName="mb-4">
             {form.error}
           </LiveMessage>
           <div className="flex flex-col gap-4">
             <NewPasswordFields
-              label="New Password"
+              label={t`New Password`}
               password={password}
               passwordConfirm={passwordConfirm}
               onPasswordChange={(e) => setPassword(e.target.value)}
@@ -110,7 +118,7 @@ export function ResetPasswordScreen({ token }: { token: string }) {
               refs={refs}
             />
             <Button type="submit" className="w-full" disabled={form.busy}>
-              {form.busy ? 'Resetting...' : 'Reset Password'}
+              {form.busy ? t`Resetting...` : t`Reset Password`}
             </Button>
           </div>
         </form>

@@ -1,3 +1,6 @@
+import { i18n } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useRef, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { LiveMessage } from '../../components/ui/alert';
@@ -11,12 +14,11 @@ import { useFormSubmit } from '../../lib/use-form-submit';
 import { CodeInput } from './code-input';
 import { checkAuthenticationCode, codeFailureMessage, secondStepFailure } from './validation';
 
-export const SECOND_STEP_EXPIRED_MESSAGE =
-  'Your sign-in took too long. Please enter your email and password again.';
+export const SECOND_STEP_EXPIRED_MESSAGE = msg`Your sign-in took too long. Please enter your email and password again.`;
 
 /** The authenticator app's codes: 6 digits (docs/api.md, totp/setup's otpauth URL). */
 const APP_CODE_LENGTH = 6;
-const CODE_HINT = 'A 6-digit code or a recovery code.';
+const CODE_HINT = msg`A 6-digit code or a recovery code.`;
 
 /**
  * The login screen's second step, for a member with two-step sign-in on: a code from the
@@ -56,7 +58,7 @@ export function SecondStep({
         result = await auth.completeSecondStep(mfaId, code);
       } catch (err) {
         if (secondStepFailure(err) === 'expired') {
-          onBack({ error: SECOND_STEP_EXPIRED_MESSAGE });
+          onBack({ error: i18n._(SECOND_STEP_EXPIRED_MESSAGE) });
           return;
         }
         if (!recovery) {
@@ -77,11 +79,16 @@ export function SecondStep({
   return (
     <ScreenShell>
       <ScreenHeader
-        title="Two-Step Verification"
-        description="Enter the 6-digit code from your authenticator app, or one of your recovery codes."
+        title={t`Two-Step Verification`}
+        description={t`Enter the 6-digit code from your authenticator app, or one of your recovery codes.`}
       />
       <Card>
-        <form ref={formRef} noValidate onSubmit={form.onSubmit} aria-label="Two-step verification">
+        <form
+          ref={formRef}
+          noValidate
+          onSubmit={form.onSubmit}
+          aria-label={t`Two-step verification`}
+        >
           <LiveMessage tone="error" alertClassName="mb-4">
             {form.error}
           </LiveMessage>
@@ -89,7 +96,7 @@ export function SecondStep({
             {recovery ? (
               <Field
                 ref={refs.code}
-                label="Authentication Code"
+                label={t`Authentication Code`}
                 name="code"
                 type="text"
                 autoComplete="one-time-code"
@@ -98,7 +105,7 @@ export function SecondStep({
                 spellCheck={false}
                 required
                 autoFocus
-                hint={CODE_HINT}
+                hint={i18n._(CODE_HINT)}
                 value={code}
                 aria-invalid={form.invalid === 'code' || undefined}
                 onChange={(e) => setCode(e.target.value)}
@@ -107,8 +114,8 @@ export function SecondStep({
               <CodeInput
                 key={attempt}
                 length={APP_CODE_LENGTH}
-                label="Authentication Code"
-                hint={CODE_HINT}
+                label={t`Authentication Code`}
+                hint={i18n._(CODE_HINT)}
                 firstRef={refs.code}
                 autoFocus={attempt > 0}
                 readOnly={form.busy}
@@ -129,10 +136,10 @@ export function SecondStep({
                 setRecovery((r) => !r);
               }}
             >
-              {recovery ? 'Use a 6-digit code' : 'Use a recovery code'}
+              {recovery ? t`Use a 6-digit code` : t`Use a recovery code`}
             </button>
             <Button type="submit" className="w-full" disabled={form.busy}>
-              {form.busy ? 'Verifying...' : 'Verify'}
+              {form.busy ? t`Verifying...` : t`Verify`}
             </Button>
             <Button
               variant="secondary"
@@ -140,7 +147,7 @@ export function SecondStep({
               disabled={form.busy}
               onClick={() => onBack({})}
             >
-              Back
+              <Trans>Back</Trans>
             </Button>
           </div>
         </form>

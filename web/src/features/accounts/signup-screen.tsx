@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Alert, LiveMessage } from '../../components/ui/alert';
@@ -22,7 +24,7 @@ type FieldName = 'email' | 'inviteCode' | 'password' | 'passwordConfirm' | 'name
 export const SIGNUP_REDIRECT_SECONDS = 5;
 
 export function SignUpScreen({ code }: { code?: string }) {
-  usePageTitle('Sign up');
+  usePageTitle(t`Sign up`);
   const navigate = useNavigate();
   const carriedEmail = useCarriedEmail();
   const [values, setValues] = useState({
@@ -64,13 +66,15 @@ export function SignUpScreen({ code }: { code?: string }) {
   if (done) {
     return (
       <RedirectCard
-        title="Account created successfully"
+        title={t`Account created successfully`}
         secondsLeft={secondsLeft}
-        action="Back to Login"
+        action={t`Back to Login`}
         onAction={goToLogin}
       >
-        Please check your inbox and spam folder for a verification email, then follow the link in it
-        to verify your email address.
+        <Trans>
+          Please check your inbox and spam folder for a verification email, then follow the link in
+          it to verify your email address.
+        </Trans>
       </RedirectCard>
     );
   }
@@ -78,12 +82,12 @@ export function SignUpScreen({ code }: { code?: string }) {
   return (
     <ScreenShell>
       <ScreenHeader
-        title="Create your account"
+        title={t`Create your account`}
         description={`${appName()} is invite-only: you need an invite code to sign up.`}
       />
       {code ? <InviteLinkBanner code={code} status={codeCheck.linkStatus} /> : null}
       <Card>
-        <form noValidate onSubmit={form.onSubmit} aria-label="Sign up">
+        <form noValidate onSubmit={form.onSubmit} aria-label={t`Sign up`}>
           <LiveMessage tone="error" alertClassName="mb-4">
             {form.error}
           </LiveMessage>
@@ -96,7 +100,7 @@ export function SignUpScreen({ code }: { code?: string }) {
             />
             <Field
               ref={refs.inviteCode}
-              label="Invite Code"
+              label={t`Invite Code`}
               name="inviteCode"
               type="text"
               autoComplete="off"
@@ -111,7 +115,7 @@ export function SignUpScreen({ code }: { code?: string }) {
               className="font-mono"
             />
             <NewPasswordFields
-              label="Password"
+              label={t`Password`}
               password={values.password}
               passwordConfirm={values.passwordConfirm}
               onPasswordChange={set('password')}
@@ -121,17 +125,17 @@ export function SignUpScreen({ code }: { code?: string }) {
             />
             <Field
               ref={refs.name}
-              label="Name"
+              label={t`Name`}
               name="name"
               type="text"
               autoComplete="name"
-              hint="Optional. The person who invited you and the people you invite see it."
+              hint={t`Optional. The person who invited you and the people you invite see it.`}
               value={values.name}
               aria-invalid={form.invalid === 'name' || undefined}
               onChange={set('name')}
             />
             <Button type="submit" className="w-full" disabled={form.busy}>
-              {form.busy ? 'Creating account...' : 'Sign Up'}
+              {form.busy ? t`Creating account...` : t`Sign Up`}
             </Button>
           </div>
         </form>
@@ -150,10 +154,12 @@ export function SignUpScreen({ code }: { code?: string }) {
         />
       </Card>
       <p className="text-center text-slate-700 dark:text-slate-300">
-        Already have an account?{' '}
-        <Link to="/" state={{ email: values.email.trim() }} className={textLink}>
-          Sign in
-        </Link>
+        <Trans>
+          Already have an account?{' '}
+          <Link to="/" state={{ email: values.email.trim() }} className={textLink}>
+            Sign in
+          </Link>
+        </Trans>
       </p>
     </ScreenShell>
   );
@@ -203,10 +209,14 @@ function InviteLinkBanner({ code, status }: { code: string; status: LinkStatus }
   if (status === 'invalid') {
     return (
       <Alert tone="neutral">
-        <p className="font-semibold">This invite link no longer works.</p>
+        <p className="font-semibold">
+          <Trans>This invite link no longer works.</Trans>
+        </p>
         <p className="mt-1">
-          The code {shown} has been used or is not valid. Ask the person who invited you for a new
-          link, or type another code below.
+          <Trans>
+            The code {shown} has been used or is not valid. Ask the person who invited you for a new
+            link, or type another code below.
+          </Trans>
         </p>
       </Alert>
     );
@@ -214,18 +224,26 @@ function InviteLinkBanner({ code, status }: { code: string; status: LinkStatus }
   if (status === 'initial') {
     return (
       <Alert tone="info">
-        <p className="font-semibold">Welcome! You&apos;re setting up {appName()}.</p>
+        <p className="font-semibold">
+          <Trans>Welcome! You&apos;re setting up {appName()}.</Trans>
+        </p>
         <p className="mt-1">
-          No one has joined yet: your account will be the first, and you will run the community.
-          Your setup code {shown} has been filled in for you.
+          <Trans>
+            No one has joined yet: your account will be the first, and you will run the community.
+            Your setup code {shown} has been filled in for you.
+          </Trans>
         </p>
       </Alert>
     );
   }
   return (
     <Alert tone="info">
-      <p className="font-semibold">Welcome! You&apos;ve been invited.</p>
-      <p className="mt-1">Your invite code {shown} has been filled in for you.</p>
+      <p className="font-semibold">
+        <Trans>Welcome! You&apos;ve been invited.</Trans>
+      </p>
+      <p className="mt-1">
+        <Trans>Your invite code {shown} has been filled in for you.</Trans>
+      </p>
     </Alert>
   );
 }

@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 /** Client-side checks, in the order docs/product.md gives them, with its exact messages. */
 import { fieldErrorsOf, statusOf } from '../../lib/api-error';
 import { isEmail } from '../../lib/email-rule';
@@ -13,12 +15,12 @@ export function passwordLength(password: string): number {
   return [...password.normalize('NFKC')].length;
 }
 
-export const SAME_EMAIL_MESSAGE = 'This is already your email address.';
+export const SAME_EMAIL_MESSAGE = msg`This is already your email address.`;
 
 export function checkEmail(email: string): FieldProblem<'email'> | null {
   const value = email.trim();
-  if (!value) return { field: 'email', message: 'Please enter your email address.' };
-  if (!isEmail(value)) return { field: 'email', message: 'Please enter a valid email address.' };
+  if (!value) return { field: 'email', message: t`Please enter your email address.` };
+  if (!isEmail(value)) return { field: 'email', message: t`Please enter a valid email address.` };
   return null;
 }
 
@@ -28,7 +30,7 @@ export function checkLogin(input: {
 }): FieldProblem<'email' | 'password'> | null {
   const email = checkEmail(input.email);
   if (email) return email;
-  if (!input.password) return { field: 'password', message: 'Please enter your password.' };
+  if (!input.password) return { field: 'password', message: t`Please enter your password.` };
   return null;
 }
 
@@ -40,12 +42,12 @@ export function checkSignUp(input: {
 }): FieldProblem<'email' | 'inviteCode' | 'password' | 'passwordConfirm'> | null {
   const email = checkEmail(input.email);
   if (email) return email;
-  if (!input.inviteCode.trim()) return { field: 'inviteCode', message: 'Invite code is required' };
+  if (!input.inviteCode.trim()) return { field: 'inviteCode', message: t`Invite code is required` };
   if (input.password !== input.passwordConfirm) {
-    return { field: 'passwordConfirm', message: 'Passwords do not match' };
+    return { field: 'passwordConfirm', message: t`Passwords do not match` };
   }
   if (passwordLength(input.password) < MIN_PASSWORD_LENGTH) {
-    return { field: 'password', message: 'Password must be at least 8 characters long' };
+    return { field: 'password', message: t`Password must be at least 8 characters long` };
   }
   return null;
 }
@@ -55,10 +57,10 @@ export function checkNewPassword(input: {
   passwordConfirm: string;
 }): FieldProblem<'password' | 'passwordConfirm'> | null {
   if (input.password !== input.passwordConfirm) {
-    return { field: 'passwordConfirm', message: 'Passwords do not match' };
+    return { field: 'passwordConfirm', message: t`Passwords do not match` };
   }
   if (passwordLength(input.password) < MIN_PASSWORD_LENGTH) {
-    return { field: 'password', message: 'Password must be at least 8 characters' };
+    return { field: 'password', message: t`Password must be at least 8 characters` };
   }
   return null;
 }
@@ -69,7 +71,7 @@ export function checkChangePassword(input: {
   passwordConfirm: string;
 }): FieldProblem<'oldPassword' | 'password' | 'passwordConfirm'> | null {
   if (!input.oldPassword) {
-    return { field: 'oldPassword', message: 'Please enter your current password.' };
+    return { field: 'oldPassword', message: t`Please enter your current password.` };
   }
   return checkNewPassword(input);
 }
@@ -79,21 +81,22 @@ export function checkNewEmail(
   currentEmail: string,
 ): FieldProblem<'newEmail'> | null {
   const value = newEmail.trim();
-  if (!value) return { field: 'newEmail', message: 'Please enter your new email address.' };
-  if (!isEmail(value)) return { field: 'newEmail', message: 'Please enter a valid email address.' };
+  if (!value) return { field: 'newEmail', message: t`Please enter your new email address.` };
+  if (!isEmail(value))
+    return { field: 'newEmail', message: t`Please enter a valid email address.` };
   if (value.toLowerCase() === currentEmail.trim().toLowerCase()) {
-    return { field: 'newEmail', message: SAME_EMAIL_MESSAGE };
+    return { field: 'newEmail', message: i18n._(SAME_EMAIL_MESSAGE) };
   }
   return null;
 }
 
 export function checkPassword(password: string): FieldProblem<'password'> | null {
-  return password ? null : { field: 'password', message: 'Please enter your password.' };
+  return password ? null : { field: 'password', message: t`Please enter your password.` };
 }
 
 /** The code of the second step, or of turning two-step sign-in on. */
 export function checkAuthenticationCode(code: string): FieldProblem<'code'> | null {
-  if (!code.trim()) return { field: 'code', message: 'Please enter your authentication code.' };
+  if (!code.trim()) return { field: 'code', message: t`Please enter your authentication code.` };
   return null;
 }
 
@@ -109,10 +112,11 @@ export function secondStepFailure(err: unknown): 'expired' | 'locked' | 'wrong' 
   return 'wrong';
 }
 
-export const INVALID_CODE_MESSAGE = 'Invalid code. Please try again.';
-export const LOCKED_MESSAGE =
-  'Too many wrong codes. Two-step sign-in is locked for 15 minutes. Please try again later.';
+export const INVALID_CODE_MESSAGE = msg`Invalid code. Please try again.`;
+export const LOCKED_MESSAGE = msg`Too many wrong codes. Two-step sign-in is locked for 15 minutes. Please try again later.`;
 
 export function codeFailureMessage(err: unknown): string {
-  return secondStepFailure(err) === 'locked' ? LOCKED_MESSAGE : INVALID_CODE_MESSAGE;
+  return secondStepFailure(err) === 'locked'
+    ? i18n._(LOCKED_MESSAGE)
+    : i18n._(INVALID_CODE_MESSAGE);
 }

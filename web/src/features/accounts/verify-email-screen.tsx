@@ -1,3 +1,6 @@
+import { i18n } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { LiveMessage } from '../../components/ui/alert';
@@ -13,13 +16,13 @@ import { formatWait, useMailWait } from './resend-wait';
 
 export const VERIFY_REDIRECT_SECONDS = 3;
 
-export const VERIFY_FAILED_MESSAGE = 'Failed to verify email. The link may be invalid or expired.';
+export const VERIFY_FAILED_MESSAGE = msg`Failed to verify email. The link may be invalid or expired.`;
 
 type State =
   { status: 'verifying' } | { status: 'verified' } | { status: 'failed'; message: string };
 
 export function VerifyEmailScreen({ token }: { token: string }) {
-  usePageTitle('Verify email');
+  usePageTitle(t`Verify email`);
   const navigate = useNavigate();
   const link = readLinkToken(token, 'verification');
   const [state, setState] = useState<State>({ status: 'verifying' });
@@ -31,7 +34,7 @@ export function VerifyEmailScreen({ token }: { token: string }) {
     requested.current = token;
     // A link that can not work (unreadable, of another kind, past its expiry) fails at once.
     if (!readLinkToken(token, 'verification').usable) {
-      setState({ status: 'failed', message: VERIFY_FAILED_MESSAGE });
+      setState({ status: 'failed', message: i18n._(VERIFY_FAILED_MESSAGE) });
       return;
     }
     setState({ status: 'verifying' });
@@ -41,8 +44,8 @@ export function VerifyEmailScreen({ token }: { token: string }) {
         setState({
           status: 'failed',
           message: isBadLink(err)
-            ? VERIFY_FAILED_MESSAGE
-            : (serverText(err) ?? VERIFY_FAILED_MESSAGE),
+            ? i18n._(VERIFY_FAILED_MESSAGE)
+            : (serverText(err) ?? i18n._(VERIFY_FAILED_MESSAGE)),
         }),
     );
   }, [token]);
@@ -54,27 +57,29 @@ export function VerifyEmailScreen({ token }: { token: string }) {
     <ScreenShell>
       {state.status === 'verifying' ? (
         <>
-          <ScreenHeader key="verifying" title="Verifying Email..." />
+          <ScreenHeader key="verifying" title={t`Verifying Email...`} />
           <Card>
-            <Spinner label="Please wait while we confirm your email address." />
+            <Spinner label={t`Please wait while we confirm your email address.`} />
           </Card>
         </>
       ) : null}
       {state.status === 'verified' ? (
         <>
-          <ScreenHeader key="verified" title="Email Verified!" />
+          <ScreenHeader key="verified" title={t`Email Verified!`} />
           <Card className="flex flex-col gap-4">
-            <p role="status">Your email address has been verified. You can now sign in.</p>
+            <p role="status">
+              <Trans>Your email address has been verified. You can now sign in.</Trans>
+            </p>
             <p className="text-slate-700 dark:text-slate-300">{redirectText(secondsLeft)}</p>
             <Button onClick={goToLogin} className="w-full">
-              Go to Login
+              <Trans>Go to Login</Trans>
             </Button>
           </Card>
         </>
       ) : null}
       {state.status === 'failed' ? (
         <>
-          <ScreenHeader key="failed" title="Verification Failed" />
+          <ScreenHeader key="failed" title={t`Verification Failed`} />
           <Card className="flex flex-col gap-4">
             <p role="alert" className="text-red-800 dark:text-red-200">
               {state.message}
@@ -83,11 +88,11 @@ export function VerifyEmailScreen({ token }: { token: string }) {
               <NewVerificationLink email={link.email} />
             ) : (
               <p className="text-slate-700 dark:text-slate-300">
-                Sign in to ask for a new verification email.
+                <Trans>Sign in to ask for a new verification email.</Trans>
               </p>
             )}
             <Button onClick={goToLogin} className="w-full">
-              Go to Login
+              <Trans>Go to Login</Trans>
             </Button>
           </Card>
         </>
@@ -113,16 +118,18 @@ function NewVerificationLink({ email }: { email: string }) {
   return (
     <div className="flex flex-col gap-3">
       <p className="text-slate-700 dark:text-slate-300">
-        Verification links work for one day. We can send a new one to{' '}
-        <span className="font-medium wrap-anywhere">{email}</span>.
+        <Trans>
+          Verification links work for one day. We can send a new one to{' '}
+          <span className="font-medium wrap-anywhere">{email}</span>.
+        </Trans>
       </p>
       <LiveMessage tone="success">
         {step === 'sent'
-          ? 'If this address still needs verifying, a new link is on its way. Check your inbox.'
+          ? t`If this address still needs verifying, a new link is on its way. Check your inbox.`
           : null}
       </LiveMessage>
       <LiveMessage tone="error">
-        {step === 'failed' ? 'Failed to resend verification email. Please try again.' : null}
+        {step === 'failed' ? t`Failed to resend verification email. Please try again.` : null}
       </LiveMessage>
       <Button
         variant="secondary"
@@ -131,10 +138,10 @@ function NewVerificationLink({ email }: { email: string }) {
         onClick={onSend}
       >
         {step === 'sending'
-          ? 'Sending...'
+          ? t`Sending...`
           : wait.secondsLeft > 0
-            ? `Send again in ${formatWait(wait.secondsLeft)}`
-            : 'Send a New Link'}
+            ? t`Send again in ${formatWait(wait.secondsLeft)}`
+            : t`Send a New Link`}
       </Button>
     </div>
   );

@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import { useEffect, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { LiveMessage } from '../../components/ui/alert';
@@ -5,12 +7,10 @@ import { Button } from '../../components/ui/button';
 import { statusOf } from '../../lib/api-error';
 import { useAuth } from '../../lib/auth';
 
-export const PASSKEY_DISMISSED_MESSAGE =
-  'No passkey was used. If you have not added a passkey to your account yet, sign in with your password.';
-export const PASSKEY_REFUSED_MESSAGE =
-  'This passkey cannot sign you in. It may have been removed from your account. Please sign in with your password.';
-export const PASSKEY_FAILED_MESSAGE = 'Sign-in with a passkey failed. Please try again.';
-const TOO_MANY_MESSAGE = 'Too many sign-in attempts. Please wait a minute and try again.';
+export const PASSKEY_DISMISSED_MESSAGE = msg`No passkey was used. If you have not added a passkey to your account yet, sign in with your password.`;
+export const PASSKEY_REFUSED_MESSAGE = msg`This passkey cannot sign you in. It may have been removed from your account. Please sign in with your password.`;
+export const PASSKEY_FAILED_MESSAGE = msg`Sign-in with a passkey failed. Please try again.`;
+const TOO_MANY_MESSAGE = msg`Too many sign-in attempts. Please wait a minute and try again.`;
 
 // Loaded on first use: the WebAuthn helpers stay out of the login screen's first download.
 const loadCeremony = () => import('./ceremony');
@@ -25,9 +25,9 @@ type Message = { tone: 'info' | 'error'; text: string } | null;
 /** The options request's refusal (`PasskeyOptionsError`) or the server's answer to the passkey. */
 function failureMessage(err: unknown): string {
   const status = statusOf(err);
-  if (status === 429) return TOO_MANY_MESSAGE;
-  if (status === 400) return PASSKEY_REFUSED_MESSAGE;
-  return PASSKEY_FAILED_MESSAGE;
+  if (status === 429) return i18n._(TOO_MANY_MESSAGE);
+  if (status === 400) return i18n._(PASSKEY_REFUSED_MESSAGE);
+  return i18n._(PASSKEY_FAILED_MESSAGE);
 }
 
 /**
@@ -116,7 +116,7 @@ export function PasskeySignInSection({
       if (ceremony.isAborted(err)) return;
       setMessage(
         ceremony.isDismissed(err)
-          ? { tone: 'info', text: PASSKEY_DISMISSED_MESSAGE }
+          ? { tone: 'info', text: i18n._(PASSKEY_DISMISSED_MESSAGE) }
           : { tone: 'error', text: failureMessage(err) },
       );
       return;
@@ -130,7 +130,7 @@ export function PasskeySignInSection({
       <LiveMessage tone="info">{message?.tone === 'info' ? message.text : null}</LiveMessage>
       <LiveMessage tone="error">{message?.tone === 'error' ? message.text : null}</LiveMessage>
       <Button variant="secondary" className="w-full" disabled={busy} onClick={onClick}>
-        {busy ? 'Signing in...' : 'Sign in with a passkey'}
+        {busy ? t`Signing in...` : t`Sign in with a passkey`}
       </Button>
     </div>
   );

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -41,7 +43,7 @@ export function ContinueWithProvidersSection(props: {
     setError(null);
     const inviteCode = props.inviteCode?.trim();
     if (signingUp && !inviteCode) {
-      setError('Invite code is required');
+      setError(t`Invite code is required`);
       props.onInviteCodeMissing?.();
       return;
     }
@@ -58,7 +60,7 @@ export function ContinueWithProvidersSection(props: {
       setError(
         words
           ? words.providerErrorMessage(err, displayName)
-          : `Signing in with ${displayName} did not finish. Please try again.`,
+          : t`Signing in with ${displayName} did not finish. Please try again.`,
       );
     }
   }
@@ -66,9 +68,11 @@ export function ContinueWithProvidersSection(props: {
   return (
     <div className="mt-4 flex flex-col gap-3">
       <p className="flex items-center gap-3 text-sm text-slate-700 dark:text-slate-300">
-        <span aria-hidden="true" className="h-px flex-1 bg-slate-300 dark:bg-slate-700" />
-        or
-        <span aria-hidden="true" className="h-px flex-1 bg-slate-300 dark:bg-slate-700" />
+        <Trans>
+          <span aria-hidden="true" className="h-px flex-1 bg-slate-300 dark:bg-slate-700" />
+          or
+          <span aria-hidden="true" className="h-px flex-1 bg-slate-300 dark:bg-slate-700" />
+        </Trans>
       </p>
       <LiveMessage tone="error">{error}</LiveMessage>
       {providers.map((p) => (
@@ -79,7 +83,7 @@ export function ContinueWithProvidersSection(props: {
           disabled={busy !== null}
           onClick={() => void onContinue(p.name, p.displayName)}
         >
-          {busy === p.name ? 'Continuing...' : `Continue with ${p.displayName}`}
+          {busy === p.name ? t`Continuing...` : t`Continue with ${p.displayName}`}
         </Button>
       ))}
     </div>

@@ -1,15 +1,16 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import { fieldErrorsOf, statusOf } from '../../lib/api-error';
 import { serverText } from '../../lib/messages';
 
-const FIELD_MESSAGES: Record<string, string> = {
-  validation_required: 'Invite code is required',
-  validation_invalid_invite_code: 'Invalid or already used invite code.',
-  validation_not_unique: 'An account with this email already exists. Sign in with your password.',
+const FIELD_MESSAGES: Record<string, MessageDescriptor> = {
+  validation_required: msg`Invite code is required`,
+  validation_invalid_invite_code: msg`Invalid or already used invite code.`,
+  validation_not_unique: msg`An account with this email already exists. Sign in with your password.`,
 };
 
 /** An unknown identity in an app's sign-in: joining is not a way forward from there. */
-export const BY_INVITATION =
-  'Membership is by invitation: if you have no account, ask a member for an invite.';
+export const BY_INVITATION = msg`Membership is by invitation: if you have no account, ask a member for an invite.`;
 
 /**
  * What to tell a member whose sign-in with a provider failed: the server's reason when it gave
@@ -27,22 +28,23 @@ export function providerErrorMessage(
   const status = statusOf(err) ?? 0;
   if (status > 0) {
     if (status === 429) {
-      return 'Too many sign-in attempts. Please wait a minute and try again.';
+      return t`Too many sign-in attempts. Please wait a minute and try again.`;
     }
     const fields = fieldErrorsOf(err);
     for (const field of ['inviteCode', 'email', 'provider']) {
       const problem = fields[field];
       if (!problem) continue;
       if (field === 'inviteCode' && problem.code === 'validation_required') {
-        if (forApp) return BY_INVITATION;
-        return 'An invite code is needed to join. Sign up with your invite code first.';
+        if (forApp) return i18n._(BY_INVITATION);
+        return t`An invite code is needed to join. Sign up with your invite code first.`;
       }
-      return (problem.code && FIELD_MESSAGES[problem.code]) || problem.message || '';
+      const known = problem.code ? FIELD_MESSAGES[problem.code] : undefined;
+      return (known && i18n._(known)) || problem.message || '';
     }
     const message = serverText(err);
     if (message && message !== 'Failed to authenticate.') return message;
   }
-  return `Signing in with ${displayName} did not finish. Please try again.`;
+  return t`Signing in with ${displayName} did not finish. Please try again.`;
 }
 
 /** The login screen was reached from an app's sign-in (/authorize/{uid}) or the gate (/gate). */
