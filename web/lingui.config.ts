@@ -30,6 +30,7 @@ export const FIRST = [
   'src/features/accounts/current-password-field.tsx',
   'src/features/accounts/email-field.tsx',
   'src/features/accounts/new-password-fields.tsx',
+  'src/features/accounts/name-rule.ts',
   'src/features/accounts/resend-wait.ts',
   'src/features/accounts/validation.ts',
   'src/features/providers/continue-with-providers-section.tsx',
@@ -49,7 +50,10 @@ const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'src/test/'];
 const catalogue = (name: string, include: string[], exclude: string[] = []) => ({
   path: `<rootDir>/src/locales/{locale}/${name}`,
   include: include.map((p) => `<rootDir>/${p}`),
-  exclude: [...exclude, ...TESTS].map((p) => `<rootDir>/${p}`),
+  // A folder excludes what is in it (a pattern), where it includes as it is.
+  exclude: [...exclude.map((p) => (p.endsWith('/') ? `${p}**` : p)), ...TESTS].map(
+    (p) => `<rootDir>/${p}`,
+  ),
 });
 
 export default defineConfig({

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { i18n } from '@lingui/core';
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -5,6 +7,7 @@ import { Link, useRouter } from '@tanstack/react-router';
 import { useCurrentUser } from '../lib/auth';
 import { meQueryOptions } from '../lib/me';
 import type { UserRecord } from '../lib/session';
+import { chooseLanguage, currentLanguage, LANGUAGES, type Language } from '../lib/i18n';
 import { readTheme, storeTheme, THEMES, type Theme } from '../lib/theme';
 import { useLogOut } from '../lib/use-log-out';
 import { Button, focusRing } from './ui/button';
@@ -58,7 +61,7 @@ function Places({
 }) {
   const router = useRouter();
   return (
-    <nav aria-label="Main" className={className}>
+    <nav aria-label={t`Main`} className={className}>
       <ul className={cn('flex', stacked ? 'flex-col' : 'items-center gap-1')}>
         {places.map((place) => {
           const current =
@@ -99,7 +102,6 @@ function MemberMenu({
   const [open, setOpen] = useState(false);
   const [theme, setTheme] = useState<Theme>(readTheme);
   const panelId = useId();
-  const themeName = useId();
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const logOut = useLogOut();
@@ -146,7 +148,9 @@ function MemberMenu({
         <Suspense fallback={<span className="size-7 shrink-0" />}>
           <Avatar member={member} size="sm" />
         </Suspense>
-        <span className="md:sr-only">Menu</span>
+        <span className="md:sr-only">
+          <Trans>Menu</Trans>
+        </span>
       </Button>
       {open ? (
         <div
@@ -160,7 +164,9 @@ function MemberMenu({
             className="mb-2 border-b border-slate-200 pb-2 md:hidden dark:border-slate-700"
           />
           <div className="px-3 pt-1 pb-1">
-            <p className="text-xs text-slate-600 dark:text-slate-400">Signed in as</p>
+            <p className="text-xs text-slate-600 dark:text-slate-400">
+              <Trans>Signed in as</Trans>
+            </p>
             <div className="mt-1 flex items-center gap-3">
               <Suspense fallback={<span className="size-10 shrink-0" />}>
                 <Avatar member={member} size="md" />
@@ -172,41 +178,81 @@ function MemberMenu({
                 <p className="text-sm font-medium wrap-anywhere">{member.email}</p>
               </div>
             </div>
-            <fieldset className="mt-3">
-              <legend className="text-xs text-slate-600 dark:text-slate-400">Theme</legend>
-              <div className="mt-1 grid grid-cols-3 gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800">
-                {THEMES.map((option) => (
-                  <label
-                    key={option.value}
-                    className={cn(
-                      'flex min-h-11 cursor-pointer items-center justify-center rounded-md text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-blue-700 dark:has-[:focus-visible]:outline-blue-300',
-                      theme === option.value
-                        ? 'bg-white font-semibold text-slate-900 shadow-sm dark:bg-slate-950 dark:text-slate-100'
-                        : 'text-slate-700 dark:text-slate-300',
-                    )}
-                  >
-                    <input
-                      type="radio"
-                      name={themeName}
-                      value={option.value}
-                      checked={theme === option.value}
-                      onChange={() => {
-                        storeTheme(option.value);
-                        setTheme(option.value);
-                      }}
-                      className="sr-only"
-                    />
-                    {i18n._(option.label)}
-                  </label>
-                ))}
-              </div>
-            </fieldset>
+            <Choices
+              legend={t`Theme`}
+              options={THEMES.map((option) => ({ ...option, label: i18n._(option.label) }))}
+              value={theme}
+              onChange={(value) => {
+                storeTheme(value);
+                setTheme(value);
+              }}
+            />
+            <Choices
+              legend={t`Language`}
+              options={Object.entries(LANGUAGES).map(([value, label]) => ({
+                value: value as Language,
+                label,
+                lang: value,
+              }))}
+              value={currentLanguage()}
+              onChange={(value) => void chooseLanguage(value)}
+            />
             <Button variant="secondary" className="mt-3 w-full" onClick={() => void logOut()}>
-              Log Out
+              <Trans>Log Out</Trans>
             </Button>
           </div>
         </div>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * One of a few choices, side by side (the Menu's theme and language): radio buttons, so the arrow
+ * keys move between them, each option in its own language when it names one (`lang`).
+ */
+function Choices<T extends string>({
+  legend,
+  options,
+  value,
+  onChange,
+}: {
+  legend: string;
+  options: ReadonlyArray<{ value: T; label: string; lang?: string }>;
+  value: T;
+  onChange: (value: T) => void;
+}) {
+  const name = useId();
+  return (
+    <fieldset className="mt-3">
+      <legend className="text-xs text-slate-600 dark:text-slate-400">{legend}</legend>
+      <div
+        className="mt-1 grid gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800"
+        style={{ gridTemplateColumns: `repeat(${options.length}, minmax(0, 1fr))` }}
+      >
+        {options.map((option) => (
+          <label
+            key={option.value}
+            lang={option.lang}
+            className={cn(
+              'flex min-h-11 cursor-pointer items-center justify-center rounded-md text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-blue-700 dark:has-[:focus-visible]:outline-blue-300',
+              value === option.value
+                ? 'bg-white font-semibold text-slate-900 shadow-sm dark:bg-slate-950 dark:text-slate-100'
+                : 'text-slate-700 dark:text-slate-300',
+            )}
+          >
+            <input
+              type="radio"
+              name={name}
+              value={option.value}
+              checked={value === option.value}
+              onChange={() => onChange(option.value)}
+              className="sr-only"
+            />
+            {option.label}
+          </label>
+        ))}
+      </div>
+    </fieldset>
   );
 }

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
@@ -61,18 +63,20 @@ export default function ViewingAsBar() {
   if (!viewing) return null;
   return (
     <section
-      aria-label="Viewing as a member"
+      aria-label={t`Viewing as a member`}
       className="border-b border-amber-300 bg-amber-100 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50"
     >
       <div className="mx-auto flex w-full max-w-2xl flex-wrap items-center justify-between gap-x-3 gap-y-1 px-4 py-2">
-        <p className="min-w-0 text-sm font-semibold wrap-anywhere">Viewing as {user.email}</p>
+        <p className="min-w-0 text-sm font-semibold wrap-anywhere">
+          <Trans>Viewing as {user.email}</Trans>
+        </p>
         <Button
           variant="secondary"
           className="min-w-24"
           disabled={stopping}
           onClick={() => void stop()}
         >
-          {stopping ? 'Stopping...' : 'Stop'}
+          {stopping ? t`Stopping...` : t`Stop`}
         </Button>
       </div>
     </section>

@@ -92,4 +92,9 @@ export function intlLocale(): string {
   return INTL_LOCALES[currentLanguage()];
 }
 
+/** A number as the current language writes it: "1,234" in English, "1.234" in German. */
+export function formatNumber(n: number, options?: Intl.NumberFormatOptions): string {
+  return n.toLocaleString(intlLocale(), options);
+}
+
 export { i18n };

@@ -315,7 +315,8 @@ export type MessageId = keyof typeof MESSAGES;
 
 /** A text of the catalogue, its `{name}` places filled from `params`. */
 export function say(id: MessageId, params: Record<string, unknown> = {}): string {
-  return i18n._({ ...MESSAGES[id], values: params });
+  const { id: key, message } = MESSAGES[id];
+  return i18n._(key, params, { message });
 }
 
 /** A field error's text by code; an object picks by field name (`_` for any other field). */

@@ -1,3 +1,5 @@
+import { intlLocale } from '../../lib/i18n';
+import { msg, t } from '@lingui/core/macro';
 import { i18n } from '@lingui/core';
 import { queryOptions } from '@tanstack/react-query';
 import type {
@@ -9,7 +11,7 @@ import { fieldCodeOf, statusOf } from '../../lib/api-error';
 import { fieldText, serverText } from '../../lib/messages';
 import { pb } from '../../lib/pb';
 import type { UserRecord } from '../../lib/session';
-import { NAME_TOO_LONG_MESSAGE } from './name-rule';
+import { nameTooLongMessage } from './name-rule';
 import { noteMailRequested } from './resend-wait';
 import { SAME_EMAIL_MESSAGE } from './validation';
 
@@ -49,13 +51,13 @@ export async function signUp(input: {
 /** The sign-up error, in the priority docs/product.md gives: email, password, invite code, message, default. */
 export function signUpErrorMessage(err: unknown): string {
   const email = fieldText(err, 'email');
-  if (email) return `Email: ${email}`;
+  if (email) return t`Email: ${email}`;
   const password = fieldText(err, 'password');
-  if (password) return `Password: ${password}`;
+  if (password) return t`Password: ${password}`;
   const inviteCode = fieldText(err, 'inviteCode');
-  if (inviteCode) return `Invite code: ${inviteCode}`;
+  if (inviteCode) return t`Invite code: ${inviteCode}`;
   if (fieldCodeOf(err, 'name')) return profileNameError(err);
-  return serverText(err) ?? 'Failed to create account. Please try again.';
+  return serverText(err) ?? t`Failed to create account. Please try again.`;
 }
 
 export async function requestPasswordReset(email: string): Promise<void> {
@@ -126,10 +128,10 @@ export async function deleteAccount(userId: string): Promise<void> {
 
 /** "2026-08-14 07:16:55.123Z" (the server's UTC format) → "August 14, 2026". */
 export function formatCreated(created: string | undefined): string {
-  if (!created) return 'Unknown';
+  if (!created) return t`Unknown`;
   const date = new Date(created.trim().replace(' ', 'T'));
   if (Number.isNaN(date.getTime())) return created;
-  return date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+  return date.toLocaleDateString(intlLocale(), { year: 'numeric', month: 'long', day: 'numeric' });
 }
 
 /**
@@ -144,19 +146,19 @@ export async function changePassword(
 }
 
 export function changePasswordErrorMessage(err: unknown): string {
-  if (fieldCodeOf(err, 'oldPassword')) return 'Current password is incorrect.';
+  if (fieldCodeOf(err, 'oldPassword')) return t`Current password is incorrect.`;
   const password = fieldCodeOf(err, 'password');
   if (password === 'validation_min_text_constraint') {
-    return 'Password must be at least 8 characters';
+    return t`Password must be at least 8 characters`;
   }
-  if (password) return fieldText(err, 'password') ?? 'Password is not valid.';
+  if (password) return fieldText(err, 'password') ?? t`Password is not valid.`;
   if (fieldCodeOf(err, 'passwordConfirm') === 'validation_values_mismatch') {
-    return 'Passwords do not match';
+    return t`Passwords do not match`;
   }
   return (
     fieldText(err, 'passwordConfirm') ??
     serverText(err) ??
-    'Failed to change password. Please try again.'
+    t`Failed to change password. Please try again.`
   );
 }
 
@@ -178,29 +180,30 @@ export async function updateProfile(
 /** What the server (docs/api.md) and the browser take as a photo. */
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
-export const PHOTO_TYPE_MESSAGE = 'Please choose a JPEG, PNG, WebP or GIF image.';
-export const PHOTO_SIZE_MESSAGE = 'The photo can be at most 5 MB. Please choose a smaller one.';
+export const PHOTO_TYPE_MESSAGE = msg`Please choose a JPEG, PNG, WebP or GIF image.`;
+export const PHOTO_SIZE_MESSAGE = msg`The photo can be at most 5 MB. Please choose a smaller one.`;
 
 /** A chosen file the server would refuse, in words; null when it may go. */
 export function checkPhoto(file: File): string | null {
-  if (!PHOTO_TYPES.includes(file.type)) return PHOTO_TYPE_MESSAGE;
-  if (file.size > MAX_PHOTO_BYTES) return PHOTO_SIZE_MESSAGE;
+  if (!PHOTO_TYPES.includes(file.type)) return i18n._(PHOTO_TYPE_MESSAGE);
+  if (file.size > MAX_PHOTO_BYTES) return i18n._(PHOTO_SIZE_MESSAGE);
   return null;
 }
 
 /** The server's refusal of a name, in words. */
 function profileNameError(err: unknown): string {
   return fieldCodeOf(err, 'name') === 'validation_max_text_constraint'
-    ? NAME_TOO_LONG_MESSAGE
+    ? nameTooLongMessage()
     : 'The name has characters that cannot be used (control or text-direction characters). Please remove them.';
 }
 
 export function profileErrorMessage(err: unknown): string {
   if (fieldCodeOf(err, 'name')) return profileNameError(err);
   const photo = fieldCodeOf(err, 'avatar');
-  if (photo === 'validation_file_size_limit' || statusOf(err) === 413) return PHOTO_SIZE_MESSAGE;
-  if (photo) return `That file is not a photo we can use. ${PHOTO_TYPE_MESSAGE}`;
-  return serverText(err) ?? 'Failed to save your profile. Please try again.';
+  if (photo === 'validation_file_size_limit' || statusOf(err) === 413)
+    return i18n._(PHOTO_SIZE_MESSAGE);
+  if (photo) return t`That file is not a photo we can use. ${i18n._(PHOTO_TYPE_MESSAGE)}`;
+  return serverText(err) ?? t`Failed to save your profile. Please try again.`;
 }
 
 export async function requestEmailChange(newEmail: string): Promise<void> {
@@ -213,7 +216,7 @@ export function emailChangeErrorMessage(err: unknown): string {
   return (
     fieldText(err, 'newEmail') ??
     serverText(err) ??
-    'Failed to send the confirmation link. Please try again.'
+    t`Failed to send the confirmation link. Please try again.`
   );
 }
 
@@ -235,18 +238,18 @@ export async function checkEmailChangeLink(token: string): Promise<'ok' | 'bad'>
   return 'ok';
 }
 
-export const LINK_INVALID_MESSAGE = 'This link is invalid or has expired.';
+export const LINK_INVALID_MESSAGE = msg`This link is invalid or has expired.`;
 
 /** What the confirm screen shows: a message for the form, or one under the password field. */
 export function confirmEmailChangeError(err: unknown): {
   form: string | null;
   password: string | null;
 } {
-  if (fieldCodeOf(err, 'token')) return { form: LINK_INVALID_MESSAGE, password: null };
+  if (fieldCodeOf(err, 'token')) return { form: i18n._(LINK_INVALID_MESSAGE), password: null };
   const password = fieldText(err, 'password');
   if (password) return { form: null, password };
   return {
-    form: serverText(err) ?? 'Failed to confirm the email change. Please try again.',
+    form: serverText(err) ?? t`Failed to confirm the email change. Please try again.`,
     password: null,
   };
 }
@@ -315,11 +318,11 @@ export async function newRecoveryCodes(password: string): Promise<string[]> {
 
 /** The password check of Turn Off and New Recovery Codes, in words. */
 export function twoStepPasswordErrorMessage(err: unknown): string {
-  if (fieldCodeOf(err, 'password')) return 'Incorrect password. Please try again.';
+  if (fieldCodeOf(err, 'password')) return t`Incorrect password. Please try again.`;
   if (statusOf(err) === 429) {
-    return 'Too many password attempts. Please wait 15 minutes and try again.';
+    return t`Too many password attempts. Please wait 15 minutes and try again.`;
   }
-  return serverText(err) ?? 'Something went wrong. Please try again.';
+  return serverText(err) ?? t`Something went wrong. Please try again.`;
 }
 
 /** Saves `text` as a file named `name` (a download). */

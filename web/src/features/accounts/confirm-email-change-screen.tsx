@@ -1,3 +1,6 @@
+import { i18n } from '@lingui/core';
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { LiveMessage } from '../../components/ui/alert';
@@ -22,7 +25,7 @@ export const CONFIRM_EMAIL_REDIRECT_SECONDS = 3;
 
 /** The link of the email-change mail: the account's password confirms the new address. */
 export function ConfirmEmailChangeScreen({ token }: { token: string }) {
-  usePageTitle('Confirm New Email');
+  usePageTitle(t`Confirm New Email`);
   const auth = useAuth();
   const navigate = useNavigate();
   // The link's own claims tell its new address (shown, never trusted) and whether it is past its
@@ -66,12 +69,12 @@ export function ConfirmEmailChangeScreen({ token }: { token: string }) {
   if (form.done) {
     return (
       <RedirectCard
-        title="Email Changed"
+        title={t`Email Changed`}
         secondsLeft={secondsLeft}
-        action="Go to Login"
+        action={t`Go to Login`}
         onAction={goToLogin}
       >
-        Email changed. Please sign in with your new email.
+        <Trans>Email changed. Please sign in with your new email.</Trans>
       </RedirectCard>
     );
   }
@@ -79,21 +82,25 @@ export function ConfirmEmailChangeScreen({ token }: { token: string }) {
   return (
     <ScreenShell>
       <div className="flex flex-col gap-2">
-        <ScreenHeading>Confirm New Email</ScreenHeading>
+        <ScreenHeading>
+          <Trans>Confirm New Email</Trans>
+        </ScreenHeading>
         <p className="text-slate-700 dark:text-slate-300">
-          Enter your password to move your account to its new email address.
+          <Trans>Enter your password to move your account to its new email address.</Trans>
         </p>
         {link.newEmail ? (
           <p className="text-slate-700 dark:text-slate-300">
-            New email: <span className="font-semibold wrap-anywhere">{link.newEmail}</span>
+            <Trans>
+              New email: <span className="font-semibold wrap-anywhere">{link.newEmail}</span>
+            </Trans>
           </p>
         ) : null}
       </div>
       <Card>
-        <form noValidate onSubmit={form.onSubmit} aria-label="Confirm your new email">
+        <form noValidate onSubmit={form.onSubmit} aria-label={t`Confirm your new email`}>
           <LiveMessage tone="error" alertClassName="mb-4">
             {/* A link known not to work is said at once; the form stays, as the spec has it. */}
-            {form.error ?? (badLink ? LINK_INVALID_MESSAGE : null)}
+            {form.error ?? (badLink ? i18n._(LINK_INVALID_MESSAGE) : null)}
           </LiveMessage>
           <div className="flex flex-col gap-4">
             <CurrentPasswordField
@@ -104,7 +111,7 @@ export function ConfirmEmailChangeScreen({ token }: { token: string }) {
               onChange={(e) => setPassword(e.target.value)}
             />
             <Button type="submit" className="w-full" disabled={form.busy}>
-              {form.busy ? 'Confirming...' : 'Confirm Email Change'}
+              {form.busy ? t`Confirming...` : t`Confirm Email Change`}
             </Button>
           </div>
         </form>

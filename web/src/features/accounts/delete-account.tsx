@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
@@ -21,7 +23,7 @@ export function DeleteAccount({ user }: { user: UserRecord | null }) {
   async function onConfirm() {
     setError(null);
     if (!user) {
-      setError('No user found.');
+      setError(t`No user found.`);
       return;
     }
     setStep('deleting');
@@ -29,7 +31,7 @@ export function DeleteAccount({ user }: { user: UserRecord | null }) {
       await deleteAccount(user.id);
       await auth.signOut();
     } catch (err) {
-      setError(serverText(err) ?? 'Failed to delete account. Please try again.');
+      setError(serverText(err) ?? t`Failed to delete account. Please try again.`);
       setStep('confirming');
       return;
     }
@@ -39,20 +41,22 @@ export function DeleteAccount({ user }: { user: UserRecord | null }) {
 
   return (
     <TitledCard
-      title="Danger Zone"
-      description="Deleting your account removes your profile and your unused invite codes. People you invited keep their accounts."
+      title={t`Danger Zone`}
+      description={t`Deleting your account removes your profile and your unused invite codes. People you invited keep their accounts.`}
       className="border-red-300 dark:border-red-900"
     >
       <LiveMessage tone="error">{error}</LiveMessage>
       {step === 'idle' ? (
         <Button variant="danger" className="w-full sm:w-auto" onClick={() => setStep('confirming')}>
-          Delete Account
+          <Trans>Delete Account</Trans>
         </Button>
       ) : (
         <Alert tone="error">
-          <h2 className="font-semibold">Delete your account?</h2>
+          <h2 className="font-semibold">
+            <Trans>Delete your account?</Trans>
+          </h2>
           <p className="mt-1">
-            This action cannot be undone. All your data will be permanently deleted.
+            <Trans>This action cannot be undone. All your data will be permanently deleted.</Trans>
           </p>
           <div className="mt-3 flex flex-wrap gap-2">
             <Button
@@ -63,7 +67,7 @@ export function DeleteAccount({ user }: { user: UserRecord | null }) {
                 setStep('idle');
               }}
             >
-              Cancel
+              <Trans>Cancel</Trans>
             </Button>
             <Button
               variant="danger"
@@ -71,7 +75,7 @@ export function DeleteAccount({ user }: { user: UserRecord | null }) {
               disabled={step === 'deleting'}
               onClick={onConfirm}
             >
-              {step === 'deleting' ? 'Deleting...' : 'Yes, Delete'}
+              {step === 'deleting' ? t`Deleting...` : t`Yes, Delete`}
             </Button>
           </div>
         </Alert>

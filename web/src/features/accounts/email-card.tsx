@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useRef, useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -25,36 +27,36 @@ export function EmailCard({ user }: { user: UserRecord }) {
   });
 
   return (
-    <TitledCard title="Email">
+    <TitledCard title={t`Email`}>
       <p>
         <span className="text-sm font-medium text-slate-600 dark:text-slate-400">
-          Current email:{' '}
+          <Trans>Current email: </Trans>
         </span>
         <span className="wrap-anywhere">{user.email}</span>
       </p>
-      <form noValidate onSubmit={form.onSubmit} aria-label="Change your email">
+      <form noValidate onSubmit={form.onSubmit} aria-label={t`Change your email`}>
         <LiveMessage tone="error" alertClassName="mb-4">
           {form.error}
         </LiveMessage>
         <LiveMessage tone="success" alertClassName="mb-4">
-          {form.result ? `Check ${form.result} for a confirmation link.` : null}
+          {form.result ? t`Check ${form.result} for a confirmation link.` : null}
         </LiveMessage>
         <div className="flex flex-col gap-4">
           <Field
             ref={refs.newEmail}
-            label="New Email"
+            label={t`New Email`}
             name="newEmail"
             type="email"
             autoComplete="email"
             required
-            hint="We send a link to the new address; your email changes when you open it."
+            hint={t`We send a link to the new address; your email changes when you open it.`}
             value={newEmail}
             aria-invalid={form.invalid === 'newEmail' || undefined}
             onChange={(e) => setNewEmail(e.target.value)}
           />
           <div>
             <Button type="submit" className="w-full sm:w-auto sm:min-w-56" disabled={form.busy}>
-              {form.busy ? 'Sending...' : 'Send Confirmation Link'}
+              {form.busy ? t`Sending...` : t`Send Confirmation Link`}
             </Button>
           </div>
         </div>

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { lazy, Suspense } from 'react';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -11,14 +13,14 @@ import { UpdateBannerSection } from '../changelog/update-banner-section';
 const HomeCards = lazy(() => import('./home-cards'));
 
 export function HomeScreen() {
-  usePageTitle('Home');
+  usePageTitle(t`Home`);
   const user = useCurrentUser();
   const logOut = useLogOut();
 
   return (
     <ScreenShell width="wide">
       <ScreenHeader
-        title="Welcome!"
+        title={t`Welcome!`}
         description={
           user ? (
             <>
@@ -30,13 +32,13 @@ export function HomeScreen() {
       <UpdateBannerSection />
       <Card className="flex flex-col gap-3 sm:flex-row sm:flex-wrap">
         <NavButton to="/profile" className="sm:flex-1">
-          View Profile
+          <Trans>View Profile</Trans>
         </NavButton>
         <NavButton to="/whats-new" variant="secondary" className="sm:flex-1">
-          What&apos;s New
+          <Trans>What&apos;s New</Trans>
         </NavButton>
         <Button variant="ghost" className="sm:flex-1" onClick={() => void logOut()}>
-          Log Out
+          <Trans>Log Out</Trans>
         </Button>
       </Card>
       {user ? (

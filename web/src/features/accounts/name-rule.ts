@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { FieldProblem } from '../../lib/use-form-submit';
 
 /**
@@ -6,10 +7,11 @@ import type { FieldProblem } from '../../lib/use-form-submit';
  * chunk: only sign-up and Settings ask for a name.
  */
 export const MAX_NAME_LENGTH = 100;
-export const NAME_TOO_LONG_MESSAGE = `The name can be at most ${MAX_NAME_LENGTH} characters.`;
+/** What a name too long is told (a function: the text is read in the current language). */
+export const nameTooLongMessage = () => t`The name can be at most ${MAX_NAME_LENGTH} characters.`;
 
 export function checkName(name: string): FieldProblem<'name'> | null {
   return [...name.trim().normalize('NFC')].length > MAX_NAME_LENGTH
-    ? { field: 'name', message: NAME_TOO_LONG_MESSAGE }
+    ? { field: 'name', message: nameTooLongMessage() }
     : null;
 }

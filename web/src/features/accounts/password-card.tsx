@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import { useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { LiveMessage } from '../../components/ui/alert';
@@ -12,8 +14,7 @@ import { CurrentPasswordField } from './current-password-field';
 import { NewPasswordFields } from './new-password-fields';
 import { checkChangePassword } from './validation';
 
-export const PASSWORD_CHANGED_MESSAGE =
-  'Password changed. Your other devices have been signed out.';
+export const PASSWORD_CHANGED_MESSAGE = msg`Password changed. Your other devices have been signed out.`;
 
 /** Settings → Password: the current password, a new one twice; other devices are signed out. */
 export function PasswordCard({ user }: { user: UserRecord }) {
@@ -41,26 +42,26 @@ export function PasswordCard({ user }: { user: UserRecord }) {
   });
 
   return (
-    <TitledCard title="Password">
-      <form noValidate onSubmit={form.onSubmit} aria-label="Change your password">
+    <TitledCard title={t`Password`}>
+      <form noValidate onSubmit={form.onSubmit} aria-label={t`Change your password`}>
         <LiveMessage tone="error" alertClassName="mb-4">
           {form.error}
         </LiveMessage>
         <LiveMessage tone="success" alertClassName="mb-4">
-          {form.done ? PASSWORD_CHANGED_MESSAGE : null}
+          {form.done ? i18n._(PASSWORD_CHANGED_MESSAGE) : null}
         </LiveMessage>
         <div className="flex flex-col gap-4">
           <CurrentPasswordField
             ref={refs.oldPassword}
-            label="Current Password"
+            label={t`Current Password`}
             name="oldPassword"
             value={oldPassword}
             invalid={form.invalid === 'oldPassword'}
             onChange={(e) => setOldPassword(e.target.value)}
           />
           <NewPasswordFields
-            label="New Password"
-            confirmLabel="Confirm New Password"
+            label={t`New Password`}
+            confirmLabel={t`Confirm New Password`}
             password={password}
             passwordConfirm={passwordConfirm}
             onPasswordChange={(e) => setPassword(e.target.value)}
@@ -70,7 +71,7 @@ export function PasswordCard({ user }: { user: UserRecord }) {
           />
           <div>
             <Button type="submit" className="w-full sm:w-auto sm:min-w-48" disabled={form.busy}>
-              {form.busy ? 'Changing...' : 'Change Password'}
+              {form.busy ? t`Changing...` : t`Change Password`}
             </Button>
           </div>
         </div>

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Avatar } from '../../components/avatar';
 import { LiveMessage } from '../../components/ui/alert';
@@ -62,18 +64,18 @@ export function ProfileCard({ user }: { user: UserRecord }) {
 
   return (
     <TitledCard
-      title="Profile"
-      description="Your name and photo. The person who invited you, the people you invite and the operators see them."
+      title={t`Profile`}
+      description={t`Your name and photo. The person who invited you, the people you invite and the operators see them.`}
     >
       <form
         noValidate
         onSubmit={form.onSubmit}
-        aria-label="Profile"
+        aria-label={t`Profile`}
         className="flex flex-col gap-4"
       >
         <LiveMessage tone="error">{form.error ?? photoError}</LiveMessage>
         <LiveMessage tone="success">
-          {form.done && !unsaved ? 'Your profile has been saved.' : null}
+          {form.done && !unsaved ? t`Your profile has been saved.` : null}
         </LiveMessage>
         <div className="flex flex-wrap items-center gap-4">
           <Avatar
@@ -82,10 +84,10 @@ export function ProfileCard({ user }: { user: UserRecord }) {
             src={photo.kind === 'new' ? photo.url : undefined}
             alt={
               photo.kind === 'new'
-                ? 'The photo you chose (not saved yet)'
+                ? t`The photo you chose (not saved yet)`
                 : shown
-                  ? 'Your photo'
-                  : 'No photo: your initials'
+                  ? t`Your photo`
+                  : t`No photo: your initials`
             }
           />
           <div className="flex flex-col gap-2">
@@ -97,7 +99,7 @@ export function ProfileCard({ user }: { user: UserRecord }) {
                 disabled={form.busy}
                 onClick={() => fileInput.current?.click()}
               >
-                {shown ? 'Change Photo' : 'Choose Photo'}
+                {shown ? t`Change Photo` : t`Choose Photo`}
               </Button>
               {shown ? (
                 <Button
@@ -109,16 +111,16 @@ export function ProfileCard({ user }: { user: UserRecord }) {
                     choose.current?.focus();
                   }}
                 >
-                  Remove Photo
+                  <Trans>Remove Photo</Trans>
                 </Button>
               ) : null}
             </div>
             <p id={hintId} className="text-xs text-slate-600 dark:text-slate-400">
               {photo.kind === 'new'
-                ? `Chosen: ${photo.file.name}. Save Profile to use it.`
+                ? t`Chosen: ${photo.file.name}. Save Profile to use it.`
                 : photo.kind === 'remove'
-                  ? 'Save Profile to remove your photo.'
-                  : 'A JPEG, PNG, WebP or GIF image of up to 5 MB.'}
+                  ? t`Save Profile to remove your photo.`
+                  : t`A JPEG, PNG, WebP or GIF image of up to 5 MB.`}
             </p>
             <input
               ref={fileInput}
@@ -135,18 +137,18 @@ export function ProfileCard({ user }: { user: UserRecord }) {
         </div>
         <Field
           ref={refs.name}
-          label="Name"
+          label={t`Name`}
           name="name"
           type="text"
           autoComplete="name"
-          hint="Up to 100 characters. Leave it empty for none."
+          hint={t`Up to 100 characters. Leave it empty for none.`}
           value={name}
           aria-invalid={form.invalid === 'name' || undefined}
           onChange={(e) => setName(e.target.value)}
         />
         <div>
           <Button type="submit" className="min-w-40" disabled={form.busy}>
-            {form.busy ? 'Saving...' : 'Save Profile'}
+            {form.busy ? t`Saving...` : t`Save Profile`}
           </Button>
         </div>
       </form>

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useRef } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Avatar } from '../../components/avatar';
@@ -11,7 +13,7 @@ import { formatCreated } from './api';
 import { DeleteAccount } from './delete-account';
 
 export function ProfileScreen() {
-  usePageTitle('Profile');
+  usePageTitle(t`Profile`);
   const current = useCurrentUser();
   // Keep showing the account while it is being deleted (the session ends just before leaving).
   const last = useRef<UserRecord | null>(current);
@@ -20,28 +22,30 @@ export function ProfileScreen() {
 
   return (
     <ScreenShell width="wide">
-      <ScreenHeading>Profile</ScreenHeading>
+      <ScreenHeading>
+        <Trans>Profile</Trans>
+      </ScreenHeading>
       {user ? (
         <>
           <Card aria-labelledby="account-details">
             <h2 id="account-details" className="text-lg font-semibold">
-              Account
+              <Trans>Account</Trans>
             </h2>
             <div className="mt-3 flex items-center gap-4">
               <Avatar member={user} size="lg" />
               <div className="min-w-0">
-                <p className="text-xl font-semibold wrap-anywhere">{user.name || 'No name yet'}</p>
+                <p className="text-xl font-semibold wrap-anywhere">{user.name || t`No name yet`}</p>
                 <Link to="/settings" className={`${textLink} text-sm`}>
                   {user.name || user.avatar
-                    ? 'Change your name or photo'
-                    : 'Add your name and photo'}
+                    ? t`Change your name or photo`
+                    : t`Add your name and photo`}
                 </Link>
               </div>
             </div>
             <dl className="mt-4 grid grid-cols-1 gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
               <Detail term="Email" value={user.email} />
               <Detail term="User ID" value={user.id} mono />
-              <Detail term="Email verified" value={user.verified ? 'Yes' : 'No'} />
+              <Detail term="Email verified" value={user.verified ? t`Yes` : t`No`} />
               <Detail term="Account created" value={formatCreated(user.created)} />
             </dl>
           </Card>
@@ -49,15 +53,17 @@ export function ProfileScreen() {
         </>
       ) : (
         <Card>
-          <p role="alert">No user found.</p>
+          <p role="alert">
+            <Trans>No user found.</Trans>
+          </p>
         </Card>
       )}
       <div className="flex flex-col gap-3 sm:flex-row">
         <NavButton to="/home" variant="secondary">
-          Back to Home
+          <Trans>Back to Home</Trans>
         </NavButton>
         <NavButton to="/settings" variant="secondary">
-          Settings
+          <Trans>Settings</Trans>
         </NavButton>
       </div>
       {/* Apart from the way back, with space between: nobody deletes an account by a slip. */}

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { TitledCard } from '../../components/ui/card';
 import { NavButton } from '../../components/ui/nav-button';
@@ -17,13 +19,15 @@ export function SecurityNudgeCard({ user }: { user: UserRecord }) {
   if (!twoStep.isSuccess || !passkeys.isSuccess) return null;
   if (twoStep.data.enabled || passkeys.data.length > 0) return null;
   return (
-    <TitledCard title="Protect Your Account">
+    <TitledCard title={t`Protect Your Account`}>
       <p>
-        Turn on two-step sign-in or add a passkey in Settings, so that your password alone is not
-        enough to sign in as you.
+        <Trans>
+          Turn on two-step sign-in or add a passkey in Settings, so that your password alone is not
+          enough to sign in as you.
+        </Trans>
       </p>
       <NavButton to="/settings" variant="secondary" className="self-start">
-        Open Settings
+        <Trans>Open Settings</Trans>
       </NavButton>
     </TitledCard>
   );

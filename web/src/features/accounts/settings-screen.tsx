@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import type { ComponentType } from 'react';
 import { Card } from '../../components/ui/card';
 import { NavButton } from '../../components/ui/nav-button';
@@ -36,26 +38,30 @@ const CARDS: ReadonlyArray<{ key: string; Card: ComponentType<{ user: UserRecord
 ];
 
 export function SettingsScreen() {
-  usePageTitle('Settings');
+  usePageTitle(t`Settings`);
   const user = useCurrentUser();
   return (
     <ScreenShell width="wide">
-      <ScreenHeading>Settings</ScreenHeading>
+      <ScreenHeading>
+        <Trans>Settings</Trans>
+      </ScreenHeading>
       {/* "On this page" links to each card's heading; a card's id comes from its heading. */}
       <PageSections>
         {user ? (
           CARDS.map(({ key, Card: SettingsCard }) => <SettingsCard key={key} user={user} />)
         ) : (
           <Card>
-            <p role="alert">No user found.</p>
+            <p role="alert">
+              <Trans>No user found.</Trans>
+            </p>
           </Card>
         )}
         <div className="flex flex-col gap-3 sm:flex-row">
           <NavButton to="/profile" variant="secondary">
-            Back to Profile
+            <Trans>Back to Profile</Trans>
           </NavButton>
           <NavButton to="/home" variant="secondary">
-            Back to Home
+            <Trans>Back to Home</Trans>
           </NavButton>
         </div>
       </PageSections>

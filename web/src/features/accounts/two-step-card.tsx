@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { LiveMessage } from '../../components/ui/alert';
@@ -10,7 +12,7 @@ import { TwoStepPasswordView } from './two-step-password-view';
 import { TwoStepSetupView } from './two-step-setup-view';
 import { TwoStepStatusView } from './two-step-status-view';
 
-export const TURNED_OFF_MESSAGE = 'Two-step sign-in is off.';
+export const TURNED_OFF_MESSAGE = msg`Two-step sign-in is off.`;
 
 type View =
   | { kind: 'status'; returning: boolean }
@@ -39,8 +41,8 @@ export function TwoStepCard({ user }: { user: UserRecord }) {
 
   return (
     <TitledCard
-      title="Two-Step Sign-In"
-      description="Ask for a code from an authenticator app on your phone each time you sign in with your password."
+      title={t`Two-Step Sign-In`}
+      description={t`Ask for a code from an authenticator app on your phone each time you sign in with your password.`}
     >
       <LiveMessage tone="success">{view.kind === 'status' ? notice : null}</LiveMessage>
       {view.kind === 'status' ? (
@@ -79,7 +81,7 @@ export function TwoStepCard({ user }: { user: UserRecord }) {
             if (codes) {
               setView({ kind: 'codes', codes });
             } else {
-              setNotice(TURNED_OFF_MESSAGE);
+              setNotice(i18n._(TURNED_OFF_MESSAGE));
               backToStatus();
             }
           }}

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -33,13 +35,17 @@ export function RecoveryCodesView({ codes, onDone }: { codes: string[]; onDone: 
 
   return (
     <div className="flex flex-col gap-4">
-      <StepHeading>Your Recovery Codes</StepHeading>
+      <StepHeading>
+        <Trans>Your Recovery Codes</Trans>
+      </StepHeading>
       <p className="text-sm">
-        Keep these codes somewhere safe. If you lose your phone, each one signs you in once in place
-        of a code from the app. They are shown only this once.
+        <Trans>
+          Keep these codes somewhere safe. If you lose your phone, each one signs you in once in
+          place of a code from the app. They are shown only this once.
+        </Trans>
       </p>
       <ul
-        aria-label="Recovery codes"
+        aria-label={t`Recovery codes`}
         className="grid grid-cols-1 gap-2 rounded-md bg-slate-100 p-3 font-mono text-base min-[360px]:grid-cols-2 dark:bg-slate-800"
       >
         {codes.map((code) => (
@@ -47,24 +53,24 @@ export function RecoveryCodesView({ codes, onDone }: { codes: string[]; onDone: 
         ))}
       </ul>
       <LiveMessage tone="success">
-        {copy === 'copied' ? 'Recovery codes copied.' : null}
+        {copy === 'copied' ? t`Recovery codes copied.` : null}
       </LiveMessage>
       <LiveMessage tone="error">
-        {copy === 'failed' ? 'Could not copy. Please select the codes and copy them.' : null}
+        {copy === 'failed' ? t`Could not copy. Please select the codes and copy them.` : null}
       </LiveMessage>
       <div className="flex flex-col gap-3 sm:flex-row">
         <Button variant="secondary" className="w-full sm:w-auto sm:min-w-32" onClick={onCopy}>
-          Copy
+          <Trans>Copy</Trans>
         </Button>
         <Button
           variant="secondary"
           className="w-full sm:w-auto sm:min-w-32"
           onClick={() => saveTextFile(recoveryCodesFileName(), text)}
         >
-          Download
+          <Trans>Download</Trans>
         </Button>
         <Button className="w-full sm:w-auto sm:min-w-32" onClick={onDone}>
-          Done
+          <Trans>Done</Trans>
         </Button>
       </div>
     </div>

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useRef, useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -21,7 +23,7 @@ export function TwoStepPasswordView({
   const refs = { password: useRef<HTMLInputElement>(null) };
   const form = useFormSubmit({
     check: () =>
-      password ? null : { field: 'password' as const, message: 'Please enter your password.' },
+      password ? null : { field: 'password' as const, message: t`Please enter your password.` },
     fields: refs,
     submit: async () => {
       if (action === 'renew') {
@@ -39,14 +41,14 @@ export function TwoStepPasswordView({
     <form
       noValidate
       onSubmit={form.onSubmit}
-      aria-label={renew ? 'Get new recovery codes' : 'Turn off two-step sign-in'}
+      aria-label={renew ? t`Get new recovery codes` : t`Turn off two-step sign-in`}
       className="flex flex-col gap-4"
     >
-      <StepHeading>{renew ? 'New Recovery Codes' : 'Turn Off Two-Step Sign-In'}</StepHeading>
+      <StepHeading>{renew ? t`New Recovery Codes` : t`Turn Off Two-Step Sign-In`}</StepHeading>
       <p className="text-sm">
         {renew
-          ? 'Enter your password to get 10 new recovery codes. Your current ones will stop working.'
-          : 'Enter your password to turn two-step sign-in off. Your recovery codes will stop working.'}
+          ? t`Enter your password to get 10 new recovery codes. Your current ones will stop working.`
+          : t`Enter your password to turn two-step sign-in off. Your recovery codes will stop working.`}
       </p>
       <LiveMessage tone="error">{form.error}</LiveMessage>
       <CurrentPasswordField
@@ -64,14 +66,14 @@ export function TwoStepPasswordView({
         >
           {renew
             ? form.busy
-              ? 'Creating...'
-              : 'New Recovery Codes'
+              ? t`Creating...`
+              : t`New Recovery Codes`
             : form.busy
-              ? 'Turning off...'
-              : 'Turn Off'}
+              ? t`Turning off...`
+              : t`Turn Off`}
         </Button>
         <Button variant="secondary" className={wideButton} disabled={form.busy} onClick={onCancel}>
-          Cancel
+          <Trans>Cancel</Trans>
         </Button>
       </div>
     </form>

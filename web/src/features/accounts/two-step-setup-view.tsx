@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useRef, useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -44,24 +46,30 @@ export function TwoStepSetupView({
     <form
       noValidate
       onSubmit={form.onSubmit}
-      aria-label="Set up the authenticator app"
+      aria-label={t`Set up the authenticator app`}
       className="flex flex-col gap-4"
     >
-      <StepHeading>Set Up Authenticator App</StepHeading>
+      <StepHeading>
+        <Trans>Set Up Authenticator App</Trans>
+      </StepHeading>
       <p className="text-sm">
-        Scan this QR code with your authenticator app, then enter the 6-digit code it shows.
+        <Trans>
+          Scan this QR code with your authenticator app, then enter the 6-digit code it shows.
+        </Trans>
       </p>
       <img
         src={`data:image/svg+xml;utf8,${encodeURIComponent(qrSvg)}`}
-        alt="QR code to add your account to an authenticator app"
+        alt={t`QR code to add your account to an authenticator app`}
         width={192}
         height={192}
         className="size-48 rounded-md border border-slate-300 bg-white p-2 dark:border-slate-600"
       />
       <div className="flex flex-col gap-1">
-        <p className="text-sm">Can&apos;t scan it? Type this key into the app instead:</p>
+        <p className="text-sm">
+          <Trans>Can&apos;t scan it? Type this key into the app instead:</Trans>
+        </p>
         <code
-          aria-label="Setup key"
+          aria-label={t`Setup key`}
           className="rounded-md bg-slate-100 px-3 py-2 font-mono text-base wrap-anywhere dark:bg-slate-800"
         >
           {grouped(secret)}
@@ -70,7 +78,7 @@ export function TwoStepSetupView({
       <LiveMessage tone="error">{form.error}</LiveMessage>
       <Field
         ref={refs.code}
-        label="Authentication Code"
+        label={t`Authentication Code`}
         name="code"
         type="text"
         inputMode="numeric"
@@ -83,10 +91,10 @@ export function TwoStepSetupView({
       />
       <div className="flex flex-col gap-3 sm:flex-row">
         <Button type="submit" className={wideButton} disabled={form.busy}>
-          {form.busy ? 'Turning on...' : 'Turn On'}
+          {form.busy ? t`Turning on...` : t`Turn On`}
         </Button>
         <Button variant="secondary" className={wideButton} disabled={form.busy} onClick={onCancel}>
-          Cancel
+          <Trans>Cancel</Trans>
         </Button>
       </div>
     </form>

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { LiveMessage } from '../../components/ui/alert';
@@ -39,16 +41,21 @@ export function TwoStepStatusView({
       const { secret, qrSvg } = await setUpAuthenticator();
       onSetUp({ secret, qrSvg });
     } catch (err) {
-      setError(serverText(err) ?? 'Failed to set up the authenticator app. Please try again.');
+      setError(serverText(err) ?? t`Failed to set up the authenticator app. Please try again.`);
       setStarting(false);
     }
   }
 
-  if (status.isPending) return <p className="text-sm">Loading...</p>;
+  if (status.isPending)
+    return (
+      <p className="text-sm">
+        <Trans>Loading...</Trans>
+      </p>
+    );
   if (status.isError) {
     return (
       <p role="alert" className="text-sm text-red-800 dark:text-red-200">
-        Failed to load two-step sign-in. Please try again later.
+        <Trans>Failed to load two-step sign-in. Please try again later.</Trans>
       </p>
     );
   }
@@ -59,31 +66,35 @@ export function TwoStepStatusView({
       <p ref={stateRef} tabIndex={-1} className="focus:outline-none">
         {enabled ? (
           <>
-            <span className="font-semibold">Two-step sign-in is on.</span>{' '}
+            <span className="font-semibold">
+              <Trans>Two-step sign-in is on.</Trans>
+            </span>{' '}
             {recoveryCodesLeft === 1
-              ? 'You have 1 recovery code left.'
-              : `You have ${recoveryCodesLeft} recovery codes left.`}
+              ? t`You have 1 recovery code left.`
+              : t`You have ${recoveryCodesLeft} recovery codes left.`}
           </>
         ) : (
           <>
-            <span className="font-semibold">Two-step sign-in is off.</span> Your password alone
-            signs you in.
+            <span className="font-semibold">
+              <Trans>Two-step sign-in is off.</Trans>
+            </span>{' '}
+            Your password alone signs you in.
           </>
         )}
       </p>
       {enabled ? (
         <div className="flex flex-col gap-3 sm:flex-row">
           <Button variant="secondary" className={wideButton} onClick={() => onPassword('renew')}>
-            New Recovery Codes
+            <Trans>New Recovery Codes</Trans>
           </Button>
           <Button variant="danger" className={wideButton} onClick={() => onPassword('disable')}>
-            Turn Off
+            <Trans>Turn Off</Trans>
           </Button>
         </div>
       ) : (
         <div>
           <Button className={wideButton} disabled={starting} onClick={onStart}>
-            {starting ? 'Setting up...' : 'Set Up Authenticator App'}
+            {starting ? t`Setting up...` : t`Set Up Authenticator App`}
           </Button>
         </div>
       )}

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -18,7 +19,7 @@ export function YourDataCard({ user }: { user: UserRecord }) {
     try {
       await downloadMyData(user.id);
     } catch (err) {
-      setError(serverText(err) ?? 'Failed to download your data. Please try again.');
+      setError(serverText(err) ?? t`Failed to download your data. Please try again.`);
     } finally {
       setBusy(false);
     }
@@ -26,8 +27,8 @@ export function YourDataCard({ user }: { user: UserRecord }) {
 
   return (
     <TitledCard
-      title="Your Data"
-      description="A copy of everything Gatehouse keeps about you: your account, invite codes, signed-in devices and activity, as a JSON file."
+      title={t`Your Data`}
+      description={t`A copy of everything Gatehouse keeps about you: your account, invite codes, signed-in devices and activity, as a JSON file.`}
     >
       <LiveMessage tone="error">{error}</LiveMessage>
       <div>
@@ -37,7 +38,7 @@ export function YourDataCard({ user }: { user: UserRecord }) {
           disabled={busy}
           onClick={onDownload}
         >
-          {busy ? 'Preparing...' : 'Download My Data'}
+          {busy ? t`Preparing...` : t`Download My Data`}
         </Button>
       </div>
     </TitledCard>

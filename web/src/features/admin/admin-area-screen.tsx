@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useRouterState } from '@tanstack/react-router';
@@ -11,17 +12,18 @@ import { useCurrentUser } from '../../lib/auth';
 import { serverText } from '../../lib/messages';
 import { meQueryOptions } from './api';
 
-const SECTIONS = [
-  { to: '/admin', label: 'Members' },
-  { to: '/admin/tree', label: 'Invite Tree' },
-  { to: '/admin/mail', label: 'Mail' },
-  { to: '/admin/security-log', label: 'Security Log' },
-  { to: '/admin/logs', label: 'Logs' },
-  { to: '/admin/crons', label: 'Crons' },
-  { to: '/admin/settings', label: 'Settings' },
-  { to: '/admin/backups', label: 'Backups' },
-  { to: '/admin/apps', label: 'Apps' },
-] as const;
+const SECTIONS = () =>
+  [
+    { to: '/admin', label: t`Members` },
+    { to: '/admin/tree', label: t`Invite Tree` },
+    { to: '/admin/mail', label: t`Mail` },
+    { to: '/admin/security-log', label: t`Security Log` },
+    { to: '/admin/logs', label: t`Logs` },
+    { to: '/admin/crons', label: t`Crons` },
+    { to: '/admin/settings', label: t`Settings` },
+    { to: '/admin/backups', label: t`Backups` },
+    { to: '/admin/apps', label: t`Apps` },
+  ] as const;
 
 /**
  * The frame of every /admin screen: the console's navigation above the screen, for operators
@@ -33,19 +35,18 @@ export function AdminAreaScreen({ children }: { children: ReactNode }) {
   // Members is a table that takes the screen's whole width; the other screens stay a column.
   const onMembers = useRouterState({ select: (state) => state.location.pathname === '/admin' });
 
-  if (me.isPending) return <Spinner label="Loading..." />;
+  if (me.isPending) return <Spinner label={t`Loading...`} />;
   if (me.isError) {
     return (
-      <AdminProblem title="Something went wrong!">
-        {serverText(me.error) ?? 'The operator console could not be loaded.'}
+      <AdminProblem title={t`Something went wrong!`}>
+        {serverText(me.error) ?? t`The operator console could not be loaded.`}
       </AdminProblem>
     );
   }
   if (!me.data.isOperator) {
     return (
-      <AdminProblem title="Not Allowed">
-        Only operators can use the operator console. Ask the person who runs this community if you
-        need it.
+      <AdminProblem title={t`Not Allowed`}>
+        {t`Only operators can use the operator console. Ask the person who runs this community if you need it.`}
       </AdminProblem>
     );
   }
@@ -64,7 +65,7 @@ function AdminProblem({ title, children }: { title: string; children: ReactNode 
       <ScreenHeader title={title} />
       <Card className="flex flex-col gap-4">
         <p className="text-slate-700 dark:text-slate-300">{children}</p>
-        <NavButton to="/home">Back to Home</NavButton>
+        <NavButton to="/home">{t`Back to Home`}</NavButton>
       </Card>
     </ScreenShell>
   );
@@ -76,9 +77,9 @@ function AdminNav() {
     select: (state) => state.location.pathname.startsWith('/admin/members/'),
   });
   return (
-    <nav aria-label="Operator console" className="flex flex-col gap-3">
+    <nav aria-label={t`Operator console`} className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <p className="text-sm font-semibold text-slate-700 dark:text-slate-300">Admin</p>
+        <p className="text-sm font-semibold text-slate-700 dark:text-slate-300">{t`Admin`}</p>
         <Link
           to="/home"
           className={cn(
@@ -86,11 +87,11 @@ function AdminNav() {
             focusRing,
           )}
         >
-          Back to Home
+          {t`Back to Home`}
         </Link>
       </div>
       <ul className="grid grid-cols-2 gap-2 sm:grid-cols-3 md:grid-cols-5">
-        {SECTIONS.map((section) => (
+        {SECTIONS().map((section) => (
           <li key={section.to}>
             <Link
               to={section.to}

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { queryOptions } from '@tanstack/react-query';
 import type {
   BulkAnswer,
@@ -287,10 +288,9 @@ export async function findMemberByEmail(email: string): Promise<Member | null> {
   return list.items.find((m) => m.email === wanted) ?? null;
 }
 
-export const NOT_ALLOWED_MESSAGE = 'Only operators can use the operator console.';
-
 /** A console action's failure in words: the server's message, else `fallback`. */
 export function adminErrorMessage(err: unknown, fallback: string): string {
-  if (statusOf(err) === 403 && !serverText(err)) return NOT_ALLOWED_MESSAGE;
+  if (statusOf(err) === 403 && !serverText(err))
+    return t`Only operators can use the operator console.`;
   return serverText(err) ?? fallback;
 }

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, LiveMessage } from '../../components/ui/alert';
@@ -31,23 +33,25 @@ import { ConfirmAction } from './confirm-action';
 
 const COPIED_MS = 2000;
 
-const TYPES = [
-  {
-    value: 'confidential',
-    label: 'Confidential',
-    hint: 'An app with a server of its own (a forum, a wiki): it keeps a secret.',
-  },
-  {
-    value: 'public',
-    label: 'Public',
-    hint: 'An app that runs in the browser or on a phone: no secret, PKCE only.',
-  },
-] as const;
+const TYPES = () =>
+  [
+    {
+      value: 'confidential',
+      label: t`Confidential`,
+      hint: t`An app with a server of its own (a forum, a wiki): it keeps a secret.`,
+    },
+    {
+      value: 'public',
+      label: t`Public`,
+      hint: t`An app that runs in the browser or on a phone: no secret, PKCE only.`,
+    },
+  ] as const;
 
-const GROUPS = [
-  { value: 'members', label: 'Members', hint: 'Every member may sign in to it.' },
-  { value: 'operators', label: 'Operators only', hint: 'Other members are turned away.' },
-] as const;
+const GROUPS = () =>
+  [
+    { value: 'members', label: t`Members`, hint: t`Every member may sign in to it.` },
+    { value: 'operators', label: t`Operators only`, hint: t`Other members are turned away.` },
+  ] as const;
 
 /** A question before an action on an app. */
 type Asking = { kind: 'remove' | 'secret'; app: App } | null;
@@ -63,7 +67,7 @@ type Shown = { answer: AppSavedAnswer; heading: string } | null;
  * first, naming the app. Each of these needs a fresh session ("Confirm it's you", lib/pb.ts).
  */
 export function AppsScreen() {
-  usePageTitle('Apps');
+  usePageTitle(t`Apps`);
   const viewer = useCurrentUser()?.id ?? '';
   const queryClient = useQueryClient();
   const apps = useQuery(appsQueryOptions(viewer));
@@ -89,15 +93,15 @@ export function AppsScreen() {
         if (editing === app.id) setEditing(null);
       } else {
         const secret = await newAppSecret(app.id);
-        setShown({ answer: { app, secret }, heading: `A New Secret for ${app.name}` });
+        setShown({ answer: { app, secret }, heading: t`A New Secret for ${app.name}` });
       }
     } catch (err) {
       setError(
         adminErrorMessage(
           err,
           kind === 'remove'
-            ? 'Failed to remove the app. Please try again.'
-            : 'Failed to make a new secret. Please try again.',
+            ? t`Failed to remove the app. Please try again.`
+            : t`Failed to make a new secret. Please try again.`,
         ),
       );
     }
@@ -110,8 +114,8 @@ export function AppsScreen() {
   return (
     <>
       <ScreenHeader
-        title="Apps"
-        description="The community's other apps that sign members in with Gatehouse (OpenID Connect). Nobody gets in through them without a membership here."
+        title={t`Apps`}
+        description={t`The community's other apps that sign members in with Gatehouse (OpenID Connect). Nobody gets in through them without a membership here.`}
       />
       <LiveMessage tone="success">{notice}</LiveMessage>
       <LiveMessage tone="error">{error}</LiveMessage>
@@ -127,7 +131,7 @@ export function AppsScreen() {
       ) : null}
 
       <TitledCard
-        title="Registered Apps"
+        title={t`Registered Apps`}
         description={
           issuer ? (
             <>
@@ -141,15 +145,15 @@ export function AppsScreen() {
         <QueryStatus
           query={apps}
           loading="Loading apps..."
-          failed={`We couldn't load the apps. ${adminErrorMessage(apps.error, 'Please try again later.')}`}
+          failed={t`We couldn't load the apps. ${adminErrorMessage(apps.error, t`Please try again later.`)}`}
         />
         {apps.isSuccess && apps.data.items.length === 0 ? (
           <p className="text-slate-700 dark:text-slate-300">
-            No apps yet. Register one below to let members sign in to it with their membership.
+            {t`No apps yet. Register one below to let members sign in to it with their membership.`}
           </p>
         ) : null}
         {apps.isSuccess && apps.data.items.length > 0 ? (
-          <ul className="flex flex-col gap-2" aria-label="Apps">
+          <ul className="flex flex-col gap-2" aria-label={t`Apps`}>
             {apps.data.items.map((app) =>
               editing === app.id ? (
                 <li
@@ -157,11 +161,11 @@ export function AppsScreen() {
                   className="rounded-md border border-slate-200 px-3 py-3 dark:border-slate-700"
                 >
                   <AppForm
-                    label={`Edit ${app.name}`}
+                    label={t`Edit ${app.name}`}
                     initial={draftOf(app)}
                     submit={(fields) => updateApp(app.id, fields)}
                     submitLabel="Save Changes"
-                    busyLabel="Saving..."
+                    busyLabel={t`Saving...`}
                     failure="Failed to save the app. Please try again."
                     onCancel={() => setEditing(null)}
                     onSaved={async (answer) => {
@@ -169,7 +173,7 @@ export function AppsScreen() {
                       setError(null);
                       setNotice(`${answer.app.name} has been saved.`);
                       if (answer.secret) {
-                        setShown({ answer, heading: `A New Secret for ${answer.app.name}` });
+                        setShown({ answer, heading: t`A New Secret for ${answer.app.name}` });
                       }
                       await refresh();
                     }}
@@ -194,20 +198,20 @@ export function AppsScreen() {
       </TitledCard>
 
       <TitledCard
-        title="Register an App"
-        description="Only the return addresses listed here are accepted, exactly as written."
+        title={t`Register an App`}
+        description={t`Only the return addresses listed here are accepted, exactly as written.`}
       >
         <AppForm
-          label="Register an App"
+          label={t`Register an App`}
           initial={EMPTY}
           submit={registerApp}
           submitLabel="Register App"
-          busyLabel="Registering..."
+          busyLabel={t`Registering...`}
           failure="Failed to register the app. Please try again."
           onSaved={async (answer) => {
             setNotice(null);
             setError(null);
-            setShown({ answer, heading: `${answer.app.name} Is Registered` });
+            setShown({ answer, heading: t`${answer.app.name} Is Registered` });
             await refresh();
           }}
         />
@@ -216,11 +220,10 @@ export function AppsScreen() {
       {asking?.kind === 'remove' ? (
         <ConfirmAction
           question={{
-            title: `Remove ${asking.app.name}?`,
-            description:
-              'It can no longer sign anyone in: every sign-in it holds ends now, and what members allowed it to know is forgotten. This cannot be undone.',
-            confirm: 'Yes, Remove',
-            busy: 'Removing...',
+            title: t`Remove ${asking.app.name}?`,
+            description: t`It can no longer sign anyone in: every sign-in it holds ends now, and what members allowed it to know is forgotten. This cannot be undone.`,
+            confirm: t`Yes, Remove`,
+            busy: t`Removing...`,
           }}
           running={running}
           onCancel={() => setAsking(null)}
@@ -230,11 +233,10 @@ export function AppsScreen() {
       {asking?.kind === 'secret' ? (
         <ConfirmAction
           question={{
-            title: `A new secret for ${asking.app.name}?`,
-            description:
-              'The secret it has now stops working at once: the app signs no one in until its settings have the new one, which is shown once.',
-            confirm: 'Yes, Make a New Secret',
-            busy: 'Making...',
+            title: t`A new secret for ${asking.app.name}?`,
+            description: t`The secret it has now stops working at once: the app signs no one in until its settings have the new one, which is shown once.`,
+            confirm: t`Yes, Make a New Secret`,
+            busy: t`Making...`,
           }}
           running={running}
           onCancel={() => setAsking(null)}
@@ -282,10 +284,10 @@ function AppRow({
           </Detail>
         ) : null}
         <Detail term="Client">
-          {app.type === 'public' ? 'Public (no secret, PKCE)' : 'Confidential (has a secret)'}
+          {app.type === 'public' ? t`Public (no secret, PKCE)` : t`Confidential (has a secret)`}
         </Detail>
         <Detail term="Who may use it">
-          {app.group === 'operators' ? 'Operators only' : 'Members'}
+          {app.group === 'operators' ? t`Operators only` : t`Members`}
         </Detail>
         <Detail term="Registered">{formatDateTime(app.created)}</Detail>
       </dl>
@@ -297,7 +299,7 @@ function AppRow({
           disabled={disabled}
           onClick={onEdit}
         >
-          Edit
+          {t`Edit`}
         </Button>
         {app.type === 'confidential' ? (
           <Button
@@ -306,7 +308,7 @@ function AppRow({
             disabled={disabled}
             onClick={onNewSecret}
           >
-            New Secret
+            {t`New Secret`}
           </Button>
         ) : null}
         <Button
@@ -316,7 +318,7 @@ function AppRow({
           disabled={disabled}
           onClick={onRemove}
         >
-          Remove
+          {t`Remove`}
         </Button>
       </div>
     </li>
@@ -380,8 +382,7 @@ function SecretCard({
         {title}
       </h2>
       <p className="text-sm text-slate-700 dark:text-slate-300">
-        Type these into the app&apos;s OpenID Connect settings (the operations guide, under
-        &ldquo;Connecting an app&rdquo;, shows where for common apps).
+        {t`Type these into the app's OpenID Connect settings (the operations guide, under “Connecting an app”, shows where for common apps).`}
       </p>
       <dl className="flex flex-col gap-3 text-sm">
         {issuer ? <CopyableValue term="Issuer" value={issuer} /> : null}
@@ -390,15 +391,19 @@ function SecretCard({
       </dl>
       {secret ? (
         <Alert tone="info">
-          <strong>The secret will not be shown again.</strong> Copy it now and keep it only in the
-          app&apos;s settings. If it is lost, make a new one with New Secret.
+          <Trans>
+            <strong>The secret will not be shown again.</strong> Copy it now and keep it only in the
+            app&apos;s settings. If it is lost, make a new one with New Secret.
+          </Trans>
         </Alert>
       ) : (
-        <Alert tone="info">A public app has no secret: it proves each sign-in with PKCE.</Alert>
+        <Alert tone="info">
+          {t`A public app has no secret: it proves each sign-in with PKCE.`}
+        </Alert>
       )}
       <div>
         <Button className="w-full sm:w-auto sm:min-w-32" onClick={onDone}>
-          Done
+          {t`Done`}
         </Button>
       </div>
     </Card>
@@ -433,15 +438,15 @@ function CopyableValue({ term, value }: { term: string; value: string }) {
           <Button
             variant="secondary"
             className="shrink-0 sm:min-w-24"
-            aria-label={`Copy ${term}`}
+            aria-label={t`Copy ${term}`}
             onClick={() => void onCopy()}
           >
-            {state === 'copied' ? 'Copied' : 'Copy'}
+            {state === 'copied' ? t`Copied` : t`Copy`}
           </Button>
         </div>
         <p role="status" className="text-sm">
           {state === 'copied' ? `${term} copied.` : null}
-          {state === 'failed' ? 'Copying did not work here: select the text and copy it.' : null}
+          {state === 'failed' ? t`Copying did not work here: select the text and copy it.` : null}
         </p>
       </dd>
     </div>
@@ -567,8 +572,8 @@ function AppForm({
         ref={(el) => {
           inputs.current.name = el;
         }}
-        label="Name"
-        hint="What members see: “Team Wiki will know your name and email”."
+        label={t`Name`}
+        hint={t`What members see: “Team Wiki will know your name and email”.`}
         autoComplete="off"
         value={draft.name}
         error={errors.name ?? null}
@@ -579,8 +584,8 @@ function AppForm({
         ref={(el) => {
           inputs.current.redirectUris = el;
         }}
-        label="Return addresses"
-        hint="The app's sign-in callback, one address a line (https://wiki.example.org/oauth/callback)."
+        label={t`Return addresses`}
+        hint={t`The app's sign-in callback, one address a line (https://wiki.example.org/oauth/callback).`}
         rows={3}
         autoComplete="off"
         spellCheck={false}
@@ -594,8 +599,8 @@ function AppForm({
         ref={(el) => {
           inputs.current.postLogoutRedirectUris = el;
         }}
-        label="Sign-out return addresses (optional)"
-        hint="Where the app may send members after they sign out, one a line."
+        label={t`Sign-out return addresses (optional)`}
+        hint={t`Where the app may send members after they sign out, one a line.`}
         rows={2}
         autoComplete="off"
         spellCheck={false}
@@ -608,8 +613,8 @@ function AppForm({
         ref={(el) => {
           inputs.current.backchannelLogoutUri = el;
         }}
-        label="Back-channel logout address (optional)"
-        hint="Gatehouse tells the app here when a member is signed out, disabled or deleted."
+        label={t`Back-channel logout address (optional)`}
+        hint={t`Gatehouse tells the app here when a member is signed out, disabled or deleted.`}
         type="url"
         autoComplete="off"
         spellCheck={false}
@@ -619,9 +624,9 @@ function AppForm({
         onChange={(e) => set('backchannelLogoutUri', e.target.value)}
       />
       <Choice
-        legend="Client"
+        legend={t`Client`}
         name="type"
-        options={TYPES}
+        options={TYPES()}
         value={draft.type}
         error={errors.type}
         onChange={(value) => set('type', value)}
@@ -630,9 +635,9 @@ function AppForm({
         }}
       />
       <Choice
-        legend="Who may use it"
+        legend={t`Who may use it`}
         name="group"
-        options={GROUPS}
+        options={GROUPS()}
         value={draft.group}
         error={errors.group}
         onChange={(value) => set('group', value)}
@@ -643,7 +648,7 @@ function AppForm({
       <div className="flex flex-col-reverse gap-2 sm:flex-row">
         {onCancel ? (
           <Button variant="secondary" className="sm:min-w-32" disabled={busy} onClick={onCancel}>
-            Cancel
+            {t`Cancel`}
           </Button>
         ) : null}
         <Button type="submit" className="w-full sm:w-auto sm:min-w-44" disabled={busy}>

@@ -1,3 +1,4 @@
+import { formatNumber } from '../../lib/i18n';
 import { queryOptions } from '@tanstack/react-query';
 import { ClientResponseError } from 'pocketbase';
 import type { BackupFileInfo } from '../../../../contract/backups';
@@ -99,5 +100,5 @@ export function formatSize(bytes: number): string {
     unit += 1;
   }
   const digits = value < 10 ? 1 : 0;
-  return `${value.toLocaleString('en-US', { maximumFractionDigits: digits })} ${units[unit]}`;
+  return `${formatNumber(value, { maximumFractionDigits: digits })} ${units[unit]}`;
 }

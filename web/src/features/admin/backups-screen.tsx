@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
@@ -38,7 +39,7 @@ type Asking = { kind: 'delete' | 'restore'; backup: Backup } | null;
  * what is lost, and ends with everyone signed out, the operator on the sign-in screen.
  */
 export function BackupsScreen() {
-  usePageTitle('Backups');
+  usePageTitle(t`Backups`);
   const viewer = useCurrentUser()?.id ?? '';
   const queryClient = useQueryClient();
   const backups = useQuery(backupsQueryOptions(viewer));
@@ -57,9 +58,9 @@ export function BackupsScreen() {
     setError(null);
     try {
       startDownload(await backupDownloadUrl(backup.key), backup.key);
-      setNotice(`Downloading ${backup.key}.`);
+      setNotice(t`Downloading ${backup.key}.`);
     } catch (err) {
-      setError(adminErrorMessage(err, 'Failed to download the backup. Please try again.'));
+      setError(adminErrorMessage(err, t`Failed to download the backup. Please try again.`));
     } finally {
       setRunning(null);
     }
@@ -71,9 +72,9 @@ export function BackupsScreen() {
     setError(null);
     try {
       await deleteBackup(backup.key);
-      setNotice(`Backup ${backup.key} has been deleted.`);
+      setNotice(t`Backup ${backup.key} has been deleted.`);
     } catch (err) {
-      setError(adminErrorMessage(err, 'Failed to delete the backup. Please try again.'));
+      setError(adminErrorMessage(err, t`Failed to delete the backup. Please try again.`));
     }
     setAsking(null);
     setRunning(null);
@@ -83,33 +84,33 @@ export function BackupsScreen() {
   return (
     <>
       <ScreenHeader
-        title="Backups"
-        description="Copies of all the data, kept on the server. Keep a downloaded copy somewhere else too."
+        title={t`Backups`}
+        description={t`Copies of all the data, kept on the server. Keep a downloaded copy somewhere else too.`}
       />
       <LiveMessage tone="success">{notice}</LiveMessage>
       <LiveMessage tone="error">{error}</LiveMessage>
 
       <CreateBackupCard
         onCreated={async (name) => {
-          setNotice(name ? `Backup ${name} created.` : 'Backup created.');
+          setNotice(name ? t`Backup ${name} created.` : t`Backup created.`);
           setError(null);
           await refresh();
         }}
       />
 
-      <TitledCard title="All Backups" description="Newest first.">
+      <TitledCard title={t`All Backups`} description={t`Newest first.`}>
         <QueryStatus
           query={backups}
           loading="Loading backups..."
-          failed={`We couldn't load the backups. ${adminErrorMessage(backups.error, 'Please try again later.')}`}
+          failed={t`We couldn't load the backups. ${adminErrorMessage(backups.error, t`Please try again later.`)}`}
         />
         {backups.isSuccess && backups.data.length === 0 ? (
           <p className="text-slate-700 dark:text-slate-300">
-            No backups yet. Create one, or upload one.
+            {t`No backups yet. Create one, or upload one.`}
           </p>
         ) : null}
         {backups.isSuccess && backups.data.length > 0 ? (
-          <ul className="flex flex-col gap-2" aria-label="Backups">
+          <ul className="flex flex-col gap-2" aria-label={t`Backups`}>
             {backups.data.map((backup) => (
               <BackupRow
                 key={backup.key}
@@ -127,20 +128,20 @@ export function BackupsScreen() {
 
       <UploadBackupCard
         onUploaded={async (name) => {
-          setNotice(`Backup ${name} uploaded.`);
+          setNotice(t`Backup ${name} uploaded.`);
           setError(null);
           await refresh();
         }}
       />
 
       {settings.isSuccess ? (
-        <SettingsSectionCard spec={BACKUP_SCHEDULE} settings={settings.data} />
+        <SettingsSectionCard spec={BACKUP_SCHEDULE()} settings={settings.data} />
       ) : (
         <Card>
           <QueryStatus
             query={settings}
             loading="Loading the schedule..."
-            failed={`We couldn't load the schedule. ${adminErrorMessage(settings.error, 'Please try again later.')}`}
+            failed={t`We couldn't load the schedule. ${adminErrorMessage(settings.error, t`Please try again later.`)}`}
           />
         </Card>
       )}
@@ -148,11 +149,10 @@ export function BackupsScreen() {
       {asking?.kind === 'delete' ? (
         <ConfirmAction
           question={{
-            title: `Delete ${asking.backup.key}?`,
-            description:
-              'The backup file is removed from the server. This cannot be undone; other backups stay.',
-            confirm: 'Yes, Delete',
-            busy: 'Deleting...',
+            title: t`Delete ${asking.backup.key}?`,
+            description: t`The backup file is removed from the server. This cannot be undone; other backups stay.`,
+            confirm: t`Yes, Delete`,
+            busy: t`Deleting...`,
           }}
           running={running !== null}
           onCancel={() => setAsking(null)}
@@ -197,7 +197,7 @@ function BackupRow({
           disabled={disabled}
           onClick={onDownload}
         >
-          {downloading ? 'Preparing...' : 'Download'}
+          {downloading ? t`Preparing...` : t`Download`}
         </Button>
         <Button
           variant="secondary"
@@ -205,7 +205,7 @@ function BackupRow({
           disabled={disabled}
           onClick={onRestore}
         >
-          Restore
+          {t`Restore`}
         </Button>
         <Button
           variant="secondary"
@@ -213,7 +213,7 @@ function BackupRow({
           disabled={disabled}
           onClick={onDelete}
         >
-          Delete
+          {t`Delete`}
         </Button>
       </div>
     </li>
@@ -232,20 +232,20 @@ function CreateBackupCard({ onCreated }: { onCreated: (name: string) => Promise<
       setName('');
       await onCreated(wanted);
     },
-    failure: (err) => adminErrorMessage(err, 'Failed to create the backup. Please try again.'),
+    failure: (err) => adminErrorMessage(err, t`Failed to create the backup. Please try again.`),
   });
 
   return (
     <TitledCard
-      title="Create a Backup"
-      description="A copy of all the data as it is now. It may take a moment on a large community."
+      title={t`Create a Backup`}
+      description={t`A copy of all the data as it is now. It may take a moment on a large community.`}
     >
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
         <LiveMessage tone="error">{failure}</LiveMessage>
         <Field
           ref={input}
-          label="Name (optional)"
-          hint="Lower-case letters, digits, _ and -, ending in .zip. Empty: the app's name and the time."
+          label={t`Name (optional)`}
+          hint={t`Lower-case letters, digits, _ and -, ending in .zip. Empty: the app's name and the time.`}
           autoComplete="off"
           spellCheck={false}
           value={name}
@@ -254,7 +254,7 @@ function CreateBackupCard({ onCreated }: { onCreated: (name: string) => Promise<
         />
         <div>
           <Button type="submit" className="w-full sm:w-auto sm:min-w-44" disabled={busy}>
-            {busy ? 'Creating...' : 'Create Backup'}
+            {busy ? t`Creating...` : t`Create Backup`}
           </Button>
         </div>
       </form>
@@ -269,27 +269,27 @@ function UploadBackupCard({ onUploaded }: { onUploaded: (name: string) => Promis
   const { onSubmit, busy, problem, failure } = useFieldSubmit({
     field: 'file',
     input,
-    check: () => (input.current?.files?.[0] ? null : 'Choose a backup file (.zip) first.'),
+    check: () => (input.current?.files?.[0] ? null : t`Choose a backup file (.zip) first.`),
     submit: async () => {
       const file = input.current!.files![0]!;
       await uploadBackup(file);
       setRound((n) => n + 1);
       await onUploaded(file.name);
     },
-    failure: (err) => adminErrorMessage(err, 'Failed to upload the backup. Please try again.'),
+    failure: (err) => adminErrorMessage(err, t`Failed to upload the backup. Please try again.`),
   });
 
   return (
     <TitledCard
-      title="Upload a Backup"
-      description="A .zip made by this app's backups (here or on another server). It keeps its file name, which must not be taken."
+      title={t`Upload a Backup`}
+      description={t`A .zip made by this app's backups (here or on another server). It keeps its file name, which must not be taken.`}
     >
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
         <LiveMessage tone="error">{failure}</LiveMessage>
         <Field
           key={round}
           ref={input}
-          label="Backup file"
+          label={t`Backup file`}
           type="file"
           accept=".zip,application/zip"
           error={problem}
@@ -302,7 +302,7 @@ function UploadBackupCard({ onUploaded }: { onUploaded: (name: string) => Promis
             className="w-full sm:w-auto sm:min-w-44"
             disabled={busy}
           >
-            {busy ? 'Uploading...' : 'Upload Backup'}
+            {busy ? t`Uploading...` : t`Upload Backup`}
           </Button>
         </div>
       </form>
@@ -334,7 +334,7 @@ function RestoreDialog({ backup, onCancel }: { backup: Backup; onCancel: () => v
     if (running) return;
     setFailure(null);
     if (typed.trim() !== backup.key) {
-      setProblem(`Type the backup's name exactly: ${backup.key}`);
+      setProblem(t`Type the backup's name exactly: ${backup.key}`);
       input.current?.focus();
       return;
     }
@@ -343,7 +343,7 @@ function RestoreDialog({ backup, onCancel }: { backup: Backup; onCancel: () => v
     try {
       await restoreBackup(backup.key);
     } catch (err) {
-      setFailure(adminErrorMessage(err, 'Failed to restore the backup. Please try again.'));
+      setFailure(adminErrorMessage(err, t`Failed to restore the backup. Please try again.`));
       setRunning(false);
       return;
     }
@@ -355,8 +355,8 @@ function RestoreDialog({ backup, onCancel }: { backup: Backup; onCancel: () => v
 
   return (
     <Dialog
-      title={`Restore ${backup.key}?`}
-      description={`All the data is replaced with this backup's, made ${formatDateTime(backup.modified)}. Everything added or changed since then is lost. Everyone is signed out, you too, and signs in again.`}
+      title={t`Restore ${backup.key}?`}
+      description={t`All the data is replaced with this backup's, made ${formatDateTime(backup.modified)}. Everything added or changed since then is lost. Everyone is signed out, you too, and signs in again.`}
       className="wrap-anywhere"
       onCancel={() => {
         if (!running) onCancel();
@@ -365,13 +365,13 @@ function RestoreDialog({ backup, onCancel }: { backup: Backup; onCancel: () => v
       <form
         noValidate
         onSubmit={onSubmit}
-        aria-label="Restore the backup"
+        aria-label={t`Restore the backup`}
         className="flex flex-col gap-4"
       >
         <LiveMessage tone="error">{failure}</LiveMessage>
         <Field
           ref={input}
-          label={`Type ${backup.key} to confirm`}
+          label={t`Type ${backup.key} to confirm`}
           autoComplete="off"
           spellCheck={false}
           autoCapitalize="none"
@@ -382,10 +382,10 @@ function RestoreDialog({ backup, onCancel }: { backup: Backup; onCancel: () => v
         />
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button variant="secondary" disabled={running} onClick={onCancel}>
-            Cancel
+            {t`Cancel`}
           </Button>
           <Button type="submit" variant="danger" className="sm:min-w-32" disabled={running}>
-            {running ? 'Restoring...' : 'Yes, Restore'}
+            {running ? t`Restoring...` : t`Yes, Restore`}
           </Button>
         </div>
       </form>

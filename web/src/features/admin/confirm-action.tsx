@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useEffect, useRef } from 'react';
 import { Dialog } from '../../components/dialog';
 import { Button } from '../../components/ui/button';
@@ -49,7 +50,7 @@ export function ConfirmAction({
     >
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Button ref={cancel} variant="secondary" disabled={running} onClick={onCancel}>
-          Cancel
+          {t`Cancel`}
         </Button>
         <Button
           variant={question.harmless ? 'primary' : 'danger'}

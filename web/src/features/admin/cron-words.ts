@@ -1,20 +1,29 @@
+import { selectOrdinal, t } from '@lingui/core/macro';
 /**
  * A cron expression in words, for the schedules that read easily ("Every hour at :10", "Every day
  * at 03:00 UTC"); null for the others, which the Crons screen shows as they are. Expressions are
  * PocketBase's (five fields, or a macro; UTC); a job in code may give seconds first.
  */
 
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const WEEKDAYS = () => [
+  t`Sunday`,
+  t`Monday`,
+  t`Tuesday`,
+  t`Wednesday`,
+  t`Thursday`,
+  t`Friday`,
+  t`Saturday`,
+];
 
-const MACROS: Record<string, string> = {
-  '@yearly': 'Every year on January 1 at 00:00 UTC',
-  '@annually': 'Every year on January 1 at 00:00 UTC',
-  '@monthly': 'On the 1st of every month at 00:00 UTC',
-  '@weekly': 'Every Sunday at 00:00 UTC',
-  '@daily': 'Every day at 00:00 UTC',
-  '@midnight': 'Every day at 00:00 UTC',
-  '@hourly': 'Every hour',
-};
+const MACROS = (): Record<string, string> => ({
+  '@yearly': t`Every year on January 1 at 00:00 UTC`,
+  '@annually': t`Every year on January 1 at 00:00 UTC`,
+  '@monthly': t`On the 1st of every month at 00:00 UTC`,
+  '@weekly': t`Every Sunday at 00:00 UTC`,
+  '@daily': t`Every day at 00:00 UTC`,
+  '@midnight': t`Every day at 00:00 UTC`,
+  '@hourly': t`Every hour`,
+});
 
 /** A whole number within min–max, else undefined. */
 function value(text: string, min: number, max: number): number | undefined {
@@ -32,24 +41,22 @@ function step(text: string): number | undefined {
 
 const two = (n: number) => String(n).padStart(2, '0');
 
-function ordinal(n: number): string {
-  const tens = n % 100;
-  if (tens >= 11 && tens <= 13) return `${n}th`;
-  return `${n}${{ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th'}`;
-}
+/** "1st", "22nd" (each language writes its own: "1.", "22." in German). */
+const ordinal = (n: number) =>
+  selectOrdinal(n, { one: '#st', two: '#nd', few: '#rd', other: '#th' });
 
 export function cronInWords(expression: string): string | null {
-  const macro = MACROS[expression.trim()];
+  const macro = MACROS()[expression.trim()];
   if (macro) return macro;
   const fields = expression.trim().split(/\s+/);
   if (fields.length === 6) {
     const [second, ...rest] = fields as [string, ...string[]];
     if (rest.every((f) => f === '*')) {
-      if (second === '*') return 'Every second';
+      if (second === '*') return t`Every second`;
       const every = step(second);
-      if (every) return `Every ${every} seconds`;
+      if (every) return t`Every ${every} seconds`;
       const at = value(second, 0, 59);
-      return at === undefined ? null : `Every minute at ${at} seconds past`;
+      return at === undefined ? null : t`Every minute at ${at} seconds past`;
     }
     return second === '0' ? cronInWords(rest.join(' ')) : null;
   }
@@ -57,29 +64,30 @@ export function cronInWords(expression: string): string | null {
   const [minute, hour, day, month, weekday] = fields as [string, string, string, string, string];
   if (month !== '*') return null;
   if (hour === '*' && day === '*' && weekday === '*') {
-    if (minute === '*') return 'Every minute';
+    if (minute === '*') return t`Every minute`;
     const every = step(minute);
-    if (every) return `Every ${every} minutes`;
+    if (every) return t`Every ${every} minutes`;
     const at = value(minute, 0, 59);
-    return at === undefined ? null : at === 0 ? 'Every hour' : `Every hour at :${two(at)}`;
+    return at === undefined ? null : at === 0 ? t`Every hour` : t`Every hour at :${two(at)}`;
   }
   const at = value(minute, 0, 59);
   if (at === undefined) return null;
   if (day === '*' && weekday === '*') {
     const every = step(hour);
-    if (every) return `Every ${every} hours at :${two(at)}`;
+    if (every) return t`Every ${every} hours at :${two(at)}`;
   }
   const h = value(hour, 0, 23);
   if (h === undefined) return null;
-  const time = `${two(h)}:${two(at)} UTC`;
-  if (day === '*' && weekday === '*') return `Every day at ${time}`;
+  const time = t`${two(h)}:${two(at)} UTC`;
+  if (day === '*' && weekday === '*') return t`Every day at ${time}`;
   if (day === '*') {
     const w = value(weekday, 0, 6);
-    return w === undefined ? null : `Every ${WEEKDAYS[w]} at ${time}`;
+    const weekdayName = w === undefined ? undefined : WEEKDAYS()[w];
+    return weekdayName === undefined ? null : t`Every ${weekdayName} at ${time}`;
   }
   if (weekday === '*') {
     const d = value(day, 1, 31);
-    return d === undefined ? null : `On the ${ordinal(d)} of every month at ${time}`;
+    return d === undefined ? null : t`On the ${ordinal(d)} of every month at ${time}`;
   }
   return null;
 }

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -12,20 +13,16 @@ import { cronInWords } from './cron-words';
 import { cronsQueryOptions, runCron, type CronJob } from './logs-api';
 
 /** What each of the server's own jobs does, for the operator (docs/operations.md). */
-const JOB_WORDS: Record<string, string> = {
-  sessions_cleanup: 'Deletes sessions past their end.',
-  challenges_cleanup:
-    'Deletes sign-ins left half-way: second steps, passkey challenges and emailed codes past their end.',
-  security_events_retention: 'Deletes security events older than the settings keep them.',
-  mail_log_cleanup: 'Deletes the mail delivery counts older than a day.',
-  logs_retention: 'Deletes log entries older than the settings keep them.',
-  oidc_cleanup:
-    "Deletes what the apps' sign-ins left past their end (codes, tokens), and signing keys retired long ago.",
-  oidc_sessions_cleanup:
-    'Signs members out of the apps when their sign-in here ended without saying so (it ran out, say).',
-  __pbAutoBackup__:
-    'Makes a backup, and keeps only the newest scheduled ones (the settings say how many).',
-};
+const JOB_WORDS = (): Record<string, string> => ({
+  sessions_cleanup: t`Deletes sessions past their end.`,
+  challenges_cleanup: t`Deletes sign-ins left half-way: second steps, passkey challenges and emailed codes past their end.`,
+  security_events_retention: t`Deletes security events older than the settings keep them.`,
+  mail_log_cleanup: t`Deletes the mail delivery counts older than a day.`,
+  logs_retention: t`Deletes log entries older than the settings keep them.`,
+  oidc_cleanup: t`Deletes what the apps' sign-ins left past their end (codes, tokens), and signing keys retired long ago.`,
+  oidc_sessions_cleanup: t`Signs members out of the apps when their sign-in here ended without saying so (it ran out, say).`,
+  __pbAutoBackup__: t`Makes a backup, and keeps only the newest scheduled ones (the settings say how many).`,
+});
 
 /**
  * Admin → Crons: the scheduled jobs (PocketBase's crons API), each with its schedule in words
@@ -33,7 +30,7 @@ const JOB_WORDS: Record<string, string> = {
  * its run is in Logs).
  */
 export function CronsScreen() {
-  usePageTitle('Crons');
+  usePageTitle(t`Crons`);
   const viewer = useCurrentUser()?.id ?? '';
   const jobs = useQuery(cronsQueryOptions(viewer));
   const [running, setRunning] = useState<string | null>(null);
@@ -47,9 +44,9 @@ export function CronsScreen() {
     setError(null);
     try {
       await runCron(id);
-      setNotice(`Started ${id}. Its run will be in the Logs when it ends.`);
+      setNotice(t`Started ${id}. Its run will be in the Logs when it ends.`);
     } catch (err) {
-      setError(adminErrorMessage(err, `Failed to start ${id}. Please try again.`));
+      setError(adminErrorMessage(err, t`Failed to start ${id}. Please try again.`));
     } finally {
       setRunning(null);
     }
@@ -57,17 +54,17 @@ export function CronsScreen() {
 
   return (
     <>
-      <ScreenHeading>Crons</ScreenHeading>
+      <ScreenHeading>{t`Crons`}</ScreenHeading>
       <LiveMessage tone="success">{notice}</LiveMessage>
       <LiveMessage tone="error">{error}</LiveMessage>
       <TitledCard
-        title="Scheduled Jobs"
+        title={t`Scheduled Jobs`}
         description={
           <>
             Times are in UTC. With several servers, one of them runs each scheduled time. Each run
             is in the{' '}
             <Link to="/admin/logs" search={{ filter: 'data.type = "cron"' }} className={textLink}>
-              Logs
+              {t`Logs`}
             </Link>
             .
           </>
@@ -76,13 +73,13 @@ export function CronsScreen() {
         <QueryStatus
           query={jobs}
           loading="Loading jobs..."
-          failed={`We couldn't load the jobs. ${adminErrorMessage(jobs.error, 'Please try again later.')}`}
+          failed={t`We couldn't load the jobs. ${adminErrorMessage(jobs.error, t`Please try again later.`)}`}
         />
         {jobs.isSuccess && jobs.data.length === 0 ? (
-          <p className="text-slate-700 dark:text-slate-300">No jobs are scheduled.</p>
+          <p className="text-slate-700 dark:text-slate-300">{t`No jobs are scheduled.`}</p>
         ) : null}
         {jobs.isSuccess && jobs.data.length > 0 ? (
-          <ul className="flex flex-col gap-2" aria-label="Jobs">
+          <ul className="flex flex-col gap-2" aria-label={t`Jobs`}>
             {jobs.data.map((job) => (
               <JobRow
                 key={job.id}
@@ -112,7 +109,7 @@ function JobRow({
 }) {
   const nameId = `job-${job.id}`;
   const words = cronInWords(job.expression);
-  const what = JOB_WORDS[job.id];
+  const what = JOB_WORDS()[job.id];
   return (
     <li className="flex flex-col gap-3 rounded-md border border-slate-200 px-3 py-3 sm:flex-row sm:items-center sm:justify-between dark:border-slate-700">
       <div className="flex min-w-0 flex-col gap-1">
@@ -120,7 +117,7 @@ function JobRow({
           {job.id}
         </span>
         <span className="text-sm">
-          {words ?? 'Schedule'}: <code className="font-mono">{job.expression}</code>
+          {words ?? t`Schedule`}: <code className="font-mono">{job.expression}</code>
         </span>
         {what ? <span className="text-sm text-slate-700 dark:text-slate-300">{what}</span> : null}
       </div>
@@ -131,7 +128,7 @@ function JobRow({
         disabled={disabled}
         onClick={onRun}
       >
-        {running ? 'Starting...' : 'Run Now'}
+        {running ? t`Starting...` : t`Run Now`}
       </Button>
     </li>
   );

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
@@ -26,7 +28,7 @@ interface Step {
 export function FirstStepsSection({ user }: { user: UserRecord }) {
   const settings = useQuery(settingsQueryOptions(user.id));
   const codes = useInviteCodes(user.id);
-  const title = 'Getting Started';
+  const title = t`Getting Started`;
 
   if (!settings.isSuccess || !codes.isSuccess) {
     const failed = settings.isError ? settings : codes;
@@ -38,7 +40,7 @@ export function FirstStepsSection({ user }: { user: UserRecord }) {
             isError: settings.isError || codes.isError,
           }}
           loading="Loading your first steps..."
-          failed={`We couldn't load your first steps. ${adminErrorMessage(failed.error, 'Please try again later.')}`}
+          failed={t`We couldn't load your first steps. ${adminErrorMessage(failed.error, t`Please try again later.`)}`}
         />
       </TitledCard>
     );
@@ -47,42 +49,42 @@ export function FirstStepsSection({ user }: { user: UserRecord }) {
   const steps: Step[] = [
     {
       key: 'mail',
-      title: 'Set up mail',
+      title: t`Set up mail`,
       done: settings.data.smtp.enabled,
       state: settings.data.smtp.enabled
-        ? 'Mail goes out through your mail server.'
-        : 'Mail is not sent yet: the server prints each mail to its console.',
+        ? t`Mail goes out through your mail server.`
+        : t`Mail is not sent yet: the server prints each mail to its console.`,
       link: (
         <Link to="/admin/settings" hash="mail-server" className={textLink}>
-          Mail Server settings
+          {t`Mail Server settings`}
         </Link>
       ),
     },
     {
       key: 'members',
-      title: 'Invite your first members',
+      title: t`Invite your first members`,
       done: codes.data.used.length > 0,
       state:
         codes.data.used.length > 0
-          ? 'Someone has joined with one of your invite codes.'
-          : 'Nobody has joined yet. Send someone an invite link.',
+          ? t`Someone has joined with one of your invite codes.`
+          : t`Nobody has joined yet. Send someone an invite link.`,
       link: (
         <Link to="/profile" className={textLink}>
-          Your invite codes
+          {t`Your invite codes`}
         </Link>
       ),
     },
     {
       key: 'backups',
-      title: 'Schedule backups',
+      title: t`Schedule backups`,
       done: settings.data.backups.cron !== '',
       state:
         settings.data.backups.cron !== ''
-          ? 'Backups are made automatically on a schedule.'
-          : 'No backups are made automatically yet.',
+          ? t`Backups are made automatically on a schedule.`
+          : t`No backups are made automatically yet.`,
       link: (
         <Link to="/admin/backups" className={textLink}>
-          Backups
+          {t`Backups`}
         </Link>
       ),
     },
@@ -92,10 +94,12 @@ export function FirstStepsSection({ user }: { user: UserRecord }) {
     return (
       <TitledCard title={title}>
         <p className="flex items-start gap-2">
-          <span aria-hidden="true" className="font-semibold text-green-800 dark:text-green-300">
-            ✓
-          </span>
-          Your community is set up: mail is sent, members have joined and backups are scheduled.
+          <Trans>
+            <span aria-hidden="true" className="font-semibold text-green-800 dark:text-green-300">
+              ✓
+            </span>
+            Your community is set up: mail is sent, members have joined and backups are scheduled.
+          </Trans>
         </p>
       </TitledCard>
     );
@@ -105,9 +109,9 @@ export function FirstStepsSection({ user }: { user: UserRecord }) {
   return (
     <TitledCard
       title={title}
-      description={`A few things every community needs. Each ticks itself once it is done; ${left} of ${steps.length} still to do.`}
+      description={t`A few things every community needs. Each ticks itself once it is done; ${left} of ${steps.length} still to do.`}
     >
-      <ul className="flex flex-col gap-3" aria-label="First steps">
+      <ul className="flex flex-col gap-3" aria-label={t`First steps`}>
         {steps.map((step) => (
           <li
             key={step.key}
@@ -133,7 +137,7 @@ export function FirstStepsSection({ user }: { user: UserRecord }) {
                       : 'text-sm text-slate-700 dark:text-slate-300'
                   }
                 >
-                  {step.done ? 'Done' : 'To do'}
+                  {step.done ? t`Done` : t`To do`}
                 </span>
               </span>
               <span className="text-sm text-slate-700 dark:text-slate-300">{step.state}</span>

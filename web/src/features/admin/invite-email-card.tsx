@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { LiveMessage } from '../../components/ui/alert';
@@ -13,9 +14,9 @@ import { adminErrorMessage, adminKeys, inviteByEmail } from './api';
 /** A refused invitation in words: the server's word on the address, or on the request. */
 function inviteFailure(err: unknown): string {
   if (statusOf(err) === 429) {
-    return 'Too many invitations were sent. Please wait a while and try again.';
+    return t`Too many invitations were sent. Please wait a while and try again.`;
   }
-  return fieldText(err, 'email') ?? adminErrorMessage(err, "We couldn't send the invite.");
+  return fieldText(err, 'email') ?? adminErrorMessage(err, t`We couldn't send the invite.`);
 }
 
 /**
@@ -32,9 +33,9 @@ export function InviteEmailCard({ viewer }: { viewer: string }) {
     onStart: () => setSent(null),
     check: () => {
       const value = email.trim();
-      if (!value) return { field: 'email' as const, message: 'Please enter an email address.' };
+      if (!value) return { field: 'email' as const, message: t`Please enter an email address.` };
       if (!isEmail(value)) {
-        return { field: 'email' as const, message: 'Please enter a valid email address.' };
+        return { field: 'email' as const, message: t`Please enter a valid email address.` };
       }
       return null;
     },
@@ -50,19 +51,19 @@ export function InviteEmailCard({ viewer }: { viewer: string }) {
 
   return (
     <TitledCard
-      title="Invite by Email"
-      description="Sends a sign-up link with a new invite code of yours: you are their inviter."
+      title={t`Invite by Email`}
+      description={t`Sends a sign-up link with a new invite code of yours: you are their inviter.`}
     >
       <form
         noValidate
-        aria-label="Invite by email"
+        aria-label={t`Invite by email`}
         onSubmit={form.onSubmit}
         className="flex flex-col gap-3 sm:flex-row sm:items-start"
       >
         <div className="grow">
           <Field
             ref={emailRef}
-            label="Email address"
+            label={t`Email address`}
             name="invite-email"
             type="email"
             autoComplete="off"
@@ -73,10 +74,10 @@ export function InviteEmailCard({ viewer }: { viewer: string }) {
           />
         </div>
         <Button type="submit" className="sm:mt-6 sm:min-w-36" disabled={form.busy}>
-          {form.busy ? 'Sending...' : 'Send Invite'}
+          {form.busy ? t`Sending...` : t`Send Invite`}
         </Button>
       </form>
-      <LiveMessage tone="success">{sent ? `Invite sent to ${sent}.` : null}</LiveMessage>
+      <LiveMessage tone="success">{sent ? t`Invite sent to ${sent}.` : null}</LiveMessage>
     </TitledCard>
   );
 }

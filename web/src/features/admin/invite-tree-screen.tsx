@@ -1,3 +1,5 @@
+import { formatNumber } from '../../lib/i18n';
+import { t } from '@lingui/core/macro';
 import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -18,23 +20,23 @@ const CHUNK = 100;
  * for (one level at a time) and rendered, so a tree of 10,000 members costs what is open.
  */
 export function InviteTreeScreen() {
-  usePageTitle('Invite Tree');
+  usePageTitle(t`Invite Tree`);
   const viewer = useCurrentUser()?.id ?? '';
   const tree = useQuery(treeQueryOptions(viewer, undefined));
   return (
     <>
-      <ScreenHeading>Invite Tree</ScreenHeading>
+      <ScreenHeading>{t`Invite Tree`}</ScreenHeading>
       <TitledCard
-        title="Who Invited Whom"
-        description="Each member with the people who signed up with their codes. The numbers count the people they invited and everyone in their branch. Expand a member to see their branch."
+        title={t`Who Invited Whom`}
+        description={t`Each member with the people who signed up with their codes. The numbers count the people they invited and everyone in their branch. Expand a member to see their branch.`}
       >
         <QueryStatus
           query={tree}
           loading="Loading the tree..."
-          failed={`We couldn't load the invite tree. ${adminErrorMessage(tree.error, 'Please try again later.')}`}
+          failed={t`We couldn't load the invite tree. ${adminErrorMessage(tree.error, t`Please try again later.`)}`}
         />
         {tree.isSuccess ? (
-          <ul aria-label="Invite tree" className="flex flex-col gap-1">
+          <ul aria-label={t`Invite tree`} className="flex flex-col gap-1">
             <Branch viewer={viewer} node={tree.data} loaded={tree.data.children} startOpen />
           </ul>
         ) : null}
@@ -59,6 +61,8 @@ function Branch({
   const [open, setOpen] = useState(startOpen);
   const listId = useId();
   const hasChildren = node.childCount > 0;
+  const invited = formatNumber(node.childCount);
+  const inBranch = formatNumber(node.descendants);
   return (
     <li className="flex flex-col gap-1">
       {/* Three columns on every row, at every width: the toggle (or its room), the picture, and
@@ -70,11 +74,11 @@ function Branch({
             className="min-h-9 w-24 px-2 py-1"
             aria-expanded={open}
             aria-controls={open ? listId : undefined}
-            aria-label={`${open ? 'Collapse' : 'Expand'} ${node.email}`}
+            aria-label={`${open ? t`Collapse` : t`Expand`} ${node.email}`}
             onClick={() => setOpen((o) => !o)}
           >
             <span aria-hidden="true">{open ? '▾' : '▸'}</span>
-            {open ? 'Collapse' : 'Expand'}
+            {open ? t`Collapse` : t`Expand`}
           </Button>
         ) : (
           <span className="w-24" aria-hidden="true" />
@@ -95,10 +99,9 @@ function Branch({
               <span className="text-sm font-medium wrap-anywhere">{node.name}</span>
             ) : null}
             <MemberBadges member={node} />
-            {node.inviterDeleted ? <Badge tone="amber">Inviter deleted</Badge> : null}
+            {node.inviterDeleted ? <Badge tone="amber">{t`Inviter deleted`}</Badge> : null}
             <span className="text-sm text-slate-700 dark:text-slate-300">
-              {node.childCount.toLocaleString('en-US')} invited ·{' '}
-              {node.descendants.toLocaleString('en-US')} in branch
+              {t`${invited} invited · ${inBranch} in branch`}
             </span>
           </div>
         </div>
@@ -124,21 +127,22 @@ function Children({
   const [shown, setShown] = useState(CHUNK);
   const branch = useQuery({ ...treeQueryOptions(viewer, node.id), enabled: !loaded });
   const children = loaded ?? branch.data?.children;
+  const left = formatNumber((children?.length ?? 0) - shown);
   return (
     <div
       id={listId}
       className="ml-3 border-l-2 border-slate-200 pl-3 sm:ml-6 dark:border-slate-700"
     >
       {!children && branch.isPending ? (
-        <p className="py-1 text-sm text-slate-700 dark:text-slate-300">Loading...</p>
+        <p className="py-1 text-sm text-slate-700 dark:text-slate-300">{t`Loading...`}</p>
       ) : null}
       {branch.isError ? (
         <p role="alert" className="py-1 text-sm text-red-800 dark:text-red-200">
-          {adminErrorMessage(branch.error, "We couldn't load this branch. Please try again.")}
+          {adminErrorMessage(branch.error, t`We couldn't load this branch. Please try again.`)}
         </p>
       ) : null}
       {children ? (
-        <ul aria-label={`Invited by ${node.email}`} className="flex flex-col gap-1">
+        <ul aria-label={t`Invited by ${node.email}`} className="flex flex-col gap-1">
           {children.slice(0, shown).map((child) => (
             <Branch key={child.id} viewer={viewer} node={child} />
           ))}
@@ -146,7 +150,7 @@ function Children({
       ) : null}
       {children && children.length > shown ? (
         <Button variant="ghost" className="mt-1" onClick={() => setShown((n) => n + CHUNK)}>
-          Show More ({(children.length - shown).toLocaleString('en-US')} left)
+          {t`Show More (${left} left)`}
         </Button>
       ) : null}
     </div>

@@ -1,3 +1,6 @@
+import { intlLocale } from '../../lib/i18n';
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { Fragment, useEffect, useRef } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Dialog } from '../../components/dialog';
@@ -7,35 +10,35 @@ import { serverDate } from '../../lib/dates';
 import type { LogRow } from './logs-api';
 
 /** Words for the data fields the log writes (docs/api.md, "Request logs"); others keep their key. */
-const DATA_LABELS: Record<string, string> = {
-  type: 'Type',
-  method: 'Method',
-  url: 'Path',
-  status: 'Status',
-  execTime: 'Duration (ms)',
-  remoteIP: 'Address',
-  userAgent: 'Browser',
-  auth: 'Signed in as',
-  authId: 'Member',
-  job: 'Job',
-  trigger: 'Started by',
-  scheduled: 'Scheduled for',
-  error: 'Error',
-};
+const DATA_LABELS = (): Record<string, string> => ({
+  type: t`Type`,
+  method: t`Method`,
+  url: t`Path`,
+  status: t`Status`,
+  execTime: t`Duration (ms)`,
+  remoteIP: t`Address`,
+  userAgent: t`Browser`,
+  auth: t`Signed in as`,
+  authId: t`Member`,
+  job: t`Job`,
+  trigger: t`Started by`,
+  scheduled: t`Scheduled for`,
+  error: t`Error`,
+});
 
 /** PocketBase's (slog's) levels in words. */
 export function levelWords(level: number): string {
-  if (level >= 8) return 'Error';
-  if (level >= 4) return 'Warning';
-  if (level >= 0) return 'Info';
-  return 'Debug';
+  if (level >= 8) return t`Error`;
+  if (level >= 4) return t`Warning`;
+  if (level >= 0) return t`Info`;
+  return t`Debug`;
 }
 
 /** A log entry's time to the second, in the viewer's time zone. */
 export function formatLogTime(created: string): string {
   const date = serverDate(created);
   if (!date) return created;
-  return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
+  return date.toLocaleString(intlLocale(), { dateStyle: 'medium', timeStyle: 'medium' });
 }
 
 function DataValue({ name, value }: { name: string; value: unknown }) {
@@ -47,7 +50,7 @@ function DataValue({ name, value }: { name: string; value: unknown }) {
     );
   }
   if (value === '' || value === null || value === undefined) {
-    return <span className="text-slate-700 dark:text-slate-300">None</span>;
+    return <span className="text-slate-700 dark:text-slate-300">{t`None`}</span>;
   }
   if (typeof value === 'object') return <code>{JSON.stringify(value)}</code>;
   return <>{String(value)}</>;
@@ -65,33 +68,33 @@ export function LogDetailsDialog({ row, onClose }: { row: LogRow; onClose: () =>
   }, []);
   return (
     <Dialog
-      title="Log Entry"
+      title={t`Log Entry`}
       description={row.message}
       onCancel={onClose}
       className="max-w-lg wrap-anywhere"
     >
       <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-2 text-sm">
-        <dt className="font-semibold">ID</dt>
+        <dt className="font-semibold">{t`ID`}</dt>
         <dd className="font-mono">{row.id}</dd>
-        <dt className="font-semibold">Time</dt>
+        <dt className="font-semibold">{t`Time`}</dt>
         <dd>
           {formatLogTime(row.created)}
           <span className="block text-xs text-slate-700 dark:text-slate-300">
-            {row.created} (created)
+            <Trans>{row.created} (created)</Trans>
           </span>
         </dd>
-        <dt className="font-semibold">Level</dt>
+        <dt className="font-semibold">{t`Level`}</dt>
         <dd>
           {levelWords(row.level)} ({row.level})
         </dd>
-        <dt className="font-semibold">Message</dt>
+        <dt className="font-semibold">{t`Message`}</dt>
         <dd>{row.message}</dd>
         {Object.entries(row.data).map(([name, value]) => (
           <Fragment key={name}>
             <dt className="font-semibold">
-              {DATA_LABELS[name] ?? name}
+              {DATA_LABELS()[name] ?? name}
               <span className="block font-mono text-xs font-normal text-slate-700 dark:text-slate-300">
-                data.{name}
+                <Trans>data.{name}</Trans>
               </span>
             </dt>
             <dd>
@@ -102,7 +105,7 @@ export function LogDetailsDialog({ row, onClose }: { row: LogRow; onClose: () =>
       </dl>
       <div className="flex justify-end">
         <Button ref={close} variant="secondary" className="sm:min-w-28" onClick={onClose}>
-          Close
+          {t`Close`}
         </Button>
       </div>
     </Dialog>

@@ -1,3 +1,6 @@
+import { formatNumber, intlLocale } from '../../lib/i18n';
+import { plural, t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import type { HourlyStatsAnswer } from '../../../../contract/logs';
 import { CHART_HOURS, serverDateText } from './logs-api';
 
@@ -24,9 +27,8 @@ export function chartHours(
   });
 }
 
-const hourLabel = (date: Date) => date.toLocaleTimeString('en-US', { hour: 'numeric' });
-const count = (n: number) => n.toLocaleString('en-US');
-const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
+const hourLabel = (date: Date) => date.toLocaleTimeString(intlLocale(), { hour: 'numeric' });
+const count = (n: number) => formatNumber(n);
 
 /** What the chart shows, in a sentence (its accessible name). */
 export function chartSummary(hours: ChartHour[]): string {
@@ -34,17 +36,16 @@ export function chartSummary(hours: ChartHour[]): string {
   const errors = hours.reduce((sum, h) => sum + h.errors, 0);
   const first = hours[0];
   const last = hours.at(-1);
-  const range =
-    first && last
-      ? `from ${hourLabel(first.start)} to the hour starting ${hourLabel(last.start)}`
-      : '';
-  if (requests === 0) return `Requests per hour ${range}: none.`;
+  const fromHour = first ? hourLabel(first.start) : '';
+  const toHour = last ? hourLabel(last.start) : '';
+  const range = first && last ? t`from ${fromHour} to the hour starting ${toHour}` : '';
+  if (requests === 0) return t`Requests per hour ${range}: none.`;
   const busiest = hours.reduce((a, b) => (b.requests > a.requests ? b : a));
-  return (
-    `Requests per hour ${range}: ${plural(requests, 'request', 'requests')}, ` +
-    `${plural(errors, 'error', 'errors')}. The busiest hour, starting ${hourLabel(busiest.start)}, ` +
-    `had ${plural(busiest.requests, 'request', 'requests')}.`
-  );
+  const requestCount = plural(requests, { one: '# request', other: '# requests' });
+  const errorCount = plural(errors, { one: '# error', other: '# errors' });
+  const busiestHour = hourLabel(busiest.start);
+  const busiestCount = plural(busiest.requests, { one: '# request', other: '# requests' });
+  return t`Requests per hour ${range}: ${requestCount}, ${errorCount}. The busiest hour, starting ${busiestHour}, had ${busiestCount}.`;
 }
 
 /**
@@ -62,15 +63,24 @@ export function LogsChart({ hours }: { hours: ChartHour[] }) {
   return (
     <figure className="flex flex-col gap-2">
       <div className="flex items-baseline justify-between gap-3 text-xs text-slate-700 dark:text-slate-300">
-        <span>{plural(busiest, 'request', 'requests')} in the busiest hour</span>
+        <span>
+          {plural(busiest, {
+            one: '# request in the busiest hour',
+            other: '# requests in the busiest hour',
+          })}
+        </span>
         <span className="flex gap-3" aria-hidden="true">
           <span className="flex items-center gap-1">
-            <span className="inline-block size-3 rounded-sm bg-blue-600 dark:bg-blue-400" />
-            Requests
+            <Trans>
+              <span className="inline-block size-3 rounded-sm bg-blue-600 dark:bg-blue-400" />
+              Requests
+            </Trans>
           </span>
           <span className="flex items-center gap-1">
-            <span className="inline-block size-3 rounded-sm bg-red-600 dark:bg-red-400" />
-            Errors
+            <Trans>
+              <span className="inline-block size-3 rounded-sm bg-red-600 dark:bg-red-400" />
+              Errors
+            </Trans>
           </span>
         </span>
       </div>
@@ -111,15 +121,15 @@ export function LogsChart({ hours }: { hours: ChartHour[] }) {
       >
         <span>{hours[0] ? hourLabel(hours[0].start) : ''}</span>
         <span>{middle ? hourLabel(middle.start) : ''}</span>
-        <span>Now</span>
+        <span>{t`Now`}</span>
       </div>
       <table className="sr-only">
-        <caption>Requests and errors per hour</caption>
+        <caption>{t`Requests and errors per hour`}</caption>
         <thead>
           <tr>
-            <th scope="col">Hour starting</th>
-            <th scope="col">Requests</th>
-            <th scope="col">Errors</th>
+            <th scope="col">{t`Hour starting`}</th>
+            <th scope="col">{t`Requests`}</th>
+            <th scope="col">{t`Errors`}</th>
           </tr>
         </thead>
         <tbody>

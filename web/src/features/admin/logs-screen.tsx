@@ -1,3 +1,6 @@
+import { formatNumber } from '../../lib/i18n';
+import { plural, t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -25,8 +28,8 @@ import { Badge } from './member-badges';
 import { Pager } from './pager';
 import { SelectField } from './select-field';
 
-const METHOD_OPTIONS = [
-  { value: '', label: 'All methods' },
+const METHOD_OPTIONS = () => [
+  { value: '', label: t`All methods` },
   ...LOG_METHODS.map((m) => ({ value: m, label: m })),
 ];
 
@@ -43,7 +46,7 @@ export function LogsScreen({
   search: LogsSearch;
   onSearch: (search: LogsSearch) => void;
 }) {
-  usePageTitle('Logs');
+  usePageTitle(t`Logs`);
   const viewer = useCurrentUser()?.id ?? '';
   const queryClient = useQueryClient();
   const page = search.page ? Number(search.page) : 1;
@@ -71,26 +74,26 @@ export function LogsScreen({
     search.filter && refused
       ? (serverText(requests.error ?? errors.error) ??
         serverText(refused) ??
-        'Invalid filter format.')
+        t`Invalid filter format.`)
       : null;
 
   const change = (next: Partial<LogsSearch>) => onSearch({ ...search, ...next, page: undefined });
 
   return (
     <>
-      <ScreenHeading>Logs</ScreenHeading>
+      <ScreenHeading>{t`Logs`}</ScreenHeading>
       <TitledCard
-        title="Requests"
-        description="The last 24 hours, per hour, with the filter below. Errors are answers with a status of 400 or more."
+        title={t`Requests`}
+        description={t`The last 24 hours, per hour, with the filter below. Errors are answers with a status of 400 or more.`}
       >
         <QueryStatus
           query={filterProblem ? { isPending: false, isError: false } : requests}
           loading="Loading the chart..."
-          failed={`We couldn't load the chart. ${adminErrorMessage(requests.error, 'Please try again later.')}`}
+          failed={t`We couldn't load the chart. ${adminErrorMessage(requests.error, t`Please try again later.`)}`}
         />
         {filterProblem ? (
           <p className="text-slate-700 dark:text-slate-300">
-            No chart: the filter could not be read.
+            {t`No chart: the filter could not be read.`}
           </p>
         ) : null}
         {!filterProblem && requests.isSuccess && errors.isSuccess ? (
@@ -107,18 +110,20 @@ export function LogsScreen({
         />
         <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
           <label className="flex min-h-11 items-center gap-3 text-sm font-medium">
-            <input
-              type="checkbox"
-              className={cn('size-5 accent-blue-700 dark:accent-blue-400', focusRing)}
-              checked={search.errors === 'only'}
-              onChange={(e) => change({ errors: e.target.checked ? 'only' : undefined })}
-            />
-            Errors only (status 400 or more)
+            <Trans>
+              <input
+                type="checkbox"
+                className={cn('size-5 accent-blue-700 dark:accent-blue-400', focusRing)}
+                checked={search.errors === 'only'}
+                onChange={(e) => change({ errors: e.target.checked ? 'only' : undefined })}
+              />
+              Errors only (status 400 or more)
+            </Trans>
           </label>
           <SelectField
-            label="Method"
+            label={t`Method`}
             className="sm:w-48"
-            options={METHOD_OPTIONS}
+            options={METHOD_OPTIONS()}
             value={search.method ?? ''}
             onChange={(e) =>
               change({
@@ -130,12 +135,12 @@ export function LogsScreen({
       </Card>
 
       <TitledCard
-        title="Entries"
+        title={t`Entries`}
         description={
           <span className="flex flex-wrap items-center justify-between gap-2">
             <span role="status">
               {total >= 0 && !filterProblem
-                ? `${total.toLocaleString('en-US')} ${total === 1 ? 'entry' : 'entries'}`
+                ? plural(total, { one: '# entry', other: '# entries' })
                 : ''}
             </span>
           </span>
@@ -147,22 +152,22 @@ export function LogsScreen({
             className="w-full sm:w-auto sm:min-w-32"
             onClick={() => void queryClient.invalidateQueries({ queryKey: logsKeys.logs(viewer) })}
           >
-            Refresh
+            {t`Refresh`}
           </Button>
         </div>
         {filterProblem ? (
           <p className="text-slate-700 dark:text-slate-300">
-            No entries: the filter could not be read. Change it above.
+            {t`No entries: the filter could not be read. Change it above.`}
           </p>
         ) : (
           <>
             <QueryStatus
               query={current}
               loading="Loading entries..."
-              failed={`We couldn't load the log. ${adminErrorMessage(current.error, 'Please try again later.')}`}
+              failed={t`We couldn't load the log. ${adminErrorMessage(current.error, t`Please try again later.`)}`}
             />
             {current.isSuccess && current.data.items.length === 0 ? (
-              <p className="text-slate-700 dark:text-slate-300">No entries match.</p>
+              <p className="text-slate-700 dark:text-slate-300">{t`No entries match.`}</p>
             ) : null}
             {current.isSuccess && current.data.items.length > 0 ? (
               <LogTable
@@ -178,7 +183,7 @@ export function LogsScreen({
                 perPage={PER_PAGE}
                 shown={current.data.items.length}
                 total={total}
-                label="Log pages"
+                label={t`Log pages`}
                 onPage={(next) =>
                   onSearch({ ...search, page: next > 1 ? String(next) : undefined })
                 }
@@ -209,19 +214,19 @@ function FilterForm({
   return (
     <form
       role="search"
-      aria-label="Filter the log"
+      aria-label={t`Filter the log`}
       noValidate
       onSubmit={onSubmit}
       className="flex flex-col gap-3 sm:flex-row sm:items-start"
     >
       <div className="grow">
         <Field
-          label="Filter"
+          label={t`Filter`}
           name="filter"
           autoComplete="off"
           spellCheck={false}
           className="font-mono text-sm"
-          hint='PocketBase’s filter syntax, e.g. data.status >= 400 && data.url ~ "/api/admin"'
+          hint={t`PocketBase’s filter syntax, e.g. data.status >= 400 && data.url ~ "/api/admin"`}
           value={draft}
           error={problem}
           onChange={(e) => setDraft(e.target.value)}
@@ -229,7 +234,7 @@ function FilterForm({
       </div>
       <div className="flex gap-2 sm:mt-6">
         <Button type="submit" className="grow sm:min-w-28">
-          Apply
+          {t`Apply`}
         </Button>
         {initial ? (
           <Button
@@ -240,7 +245,7 @@ function FilterForm({
               onApply('');
             }}
           >
-            Clear
+            {t`Clear`}
           </Button>
         ) : null}
       </div>
@@ -253,14 +258,14 @@ function None() {
   return (
     <>
       <span aria-hidden="true">—</span>
-      <span className="sr-only">None</span>
+      <span className="sr-only">{t`None`}</span>
     </>
   );
 }
 
 function duration(ms: unknown): string | null {
   if (typeof ms !== 'number') return null;
-  return `${ms < 10 ? ms.toFixed(1) : Math.round(ms).toLocaleString('en-US')} ms`;
+  return `${ms < 10 ? ms.toFixed(1) : formatNumber(Math.round(ms))} ms`;
 }
 
 function LogTable({
@@ -287,7 +292,7 @@ function LogTable({
     >
       <table className="w-full min-w-[40rem] border-collapse text-left text-sm">
         <caption id={captionId} className="sr-only">
-          Log entries
+          {t`Log entries`}
         </caption>
         <thead>
           <tr className="border-b border-slate-300 dark:border-slate-600">
@@ -297,32 +302,34 @@ function LogTable({
                 onClick={onSort}
                 className={cn('flex items-center gap-1 rounded-sm font-semibold', focusRing)}
               >
-                Time
-                <span aria-hidden="true">{newestFirst ? '↓' : '↑'}</span>
-                <span className="sr-only">
-                  {newestFirst
-                    ? ', newest first: show oldest first'
-                    : ', oldest first: show newest first'}
-                </span>
+                <Trans>
+                  Time
+                  <span aria-hidden="true">{newestFirst ? '↓' : '↑'}</span>
+                  <span className="sr-only">
+                    {newestFirst
+                      ? t`, newest first: show oldest first`
+                      : t`, oldest first: show newest first`}
+                  </span>
+                </Trans>
               </button>
             </th>
             <th scope="col" className={cell}>
-              Method
+              {t`Method`}
             </th>
             <th scope="col" className={cell}>
-              Path
+              {t`Path`}
             </th>
             <th scope="col" className={cell}>
-              Status
+              {t`Status`}
             </th>
             <th scope="col" className={cell}>
-              Duration
+              {t`Duration`}
             </th>
             <th scope="col" className={cell}>
-              Member
+              {t`Member`}
             </th>
             <th scope="col" className={cell}>
-              <span className="sr-only">Details</span>
+              <span className="sr-only">{t`Details`}</span>
             </th>
           </tr>
         </thead>
@@ -364,7 +371,7 @@ function LogTableRow({
         {status !== undefined ? (
           <Badge tone={status >= 400 ? 'red' : 'green'}>{String(status)}</Badge>
         ) : data.error ? (
-          <Badge tone="red">Failed</Badge>
+          <Badge tone="red">{t`Failed`}</Badge>
         ) : (
           <None />
         )}
@@ -386,7 +393,7 @@ function LogTableRow({
           aria-describedby={pathId}
           onClick={onDetails}
         >
-          Details
+          {t`Details`}
         </Button>
       </td>
     </tr>

@@ -1,3 +1,5 @@
+import { formatNumber } from '../../lib/i18n';
+import { t } from '@lingui/core/macro';
 import { useState } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, LiveMessage } from '../../components/ui/alert';
@@ -26,7 +28,7 @@ import { QueryStatus } from '../../components/ui/query-status';
  * SMTP_URL nor the settings' SMTP), it says that mail only goes to the server's console.
  */
 export function MailScreen({ page, onPage }: { page: number; onPage: (page: number) => void }) {
-  usePageTitle('Mail');
+  usePageTitle(t`Mail`);
   const user = useCurrentUser();
   const viewer = user?.id ?? '';
   const queryClient = useQueryClient();
@@ -57,18 +59,19 @@ export function MailScreen({ page, onPage }: { page: number; onPage: (page: numb
   const stats = outbox.data?.stats;
   return (
     <>
-      <ScreenHeading>Mail</ScreenHeading>
+      <ScreenHeading>{t`Mail`}</ScreenHeading>
       {transport.data?.smtp === false ? (
         <Alert tone="info">
-          No mail server is set up, so mail is not sent: the server prints each mail to its console
-          instead. Set SMTP_URL in the server’s environment, or a mail server in the settings, to
-          send mail.
+          {t`No mail server is set up, so mail is not sent: the server prints each mail to its console instead. Set SMTP_URL in the server’s environment, or a mail server in the settings, to send mail.`}
         </Alert>
       ) : null}
       <LiveMessage tone="success">{notice}</LiveMessage>
       <LiveMessage tone="error">{error}</LiveMessage>
 
-      <TitledCard title="Last 24 Hours" description="Delivery attempts, and the mail waiting now.">
+      <TitledCard
+        title={t`Last 24 Hours`}
+        description={t`Delivery attempts, and the mail waiting now.`}
+      >
         {stats ? (
           <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
             <Figure term="Sent" value={stats.sentLast24h} />
@@ -86,30 +89,30 @@ export function MailScreen({ page, onPage }: { page: number; onPage: (page: numb
               run(
                 'test',
                 sendTestMail,
-                `Test email queued to ${user?.email ?? 'you'}. It should arrive in a moment.`,
-                'Failed to send the test email. Please try again.',
+                t`Test email queued to ${user?.email ?? 'you'}. It should arrive in a moment.`,
+                t`Failed to send the test email. Please try again.`,
               )
             }
           >
-            {running === 'test' ? 'Sending...' : 'Send Test Email'}
+            {running === 'test' ? t`Sending...` : t`Send Test Email`}
           </Button>
         </div>
       </TitledCard>
 
       <TitledCard
-        title="Queued and Failing"
-        description="Mail not delivered yet, soonest first. A failed mail is tried again later, waiting longer each time; Retry Now tries it at once."
+        title={t`Queued and Failing`}
+        description={t`Mail not delivered yet, soonest first. A failed mail is tried again later, waiting longer each time; Retry Now tries it at once.`}
       >
         <QueryStatus
           query={outbox}
           loading="Loading mail..."
-          failed={`We couldn't load the mail queue. ${adminErrorMessage(outbox.error, 'Please try again later.')}`}
+          failed={t`We couldn't load the mail queue. ${adminErrorMessage(outbox.error, t`Please try again later.`)}`}
         />
         {outbox.isSuccess && outbox.data.items.length === 0 ? (
-          <p className="text-slate-700 dark:text-slate-300">No mail is waiting. All sent.</p>
+          <p className="text-slate-700 dark:text-slate-300">{t`No mail is waiting. All sent.`}</p>
         ) : null}
         {outbox.isSuccess && outbox.data.items.length > 0 ? (
-          <ul className="flex flex-col gap-2" aria-label="Queued mail">
+          <ul className="flex flex-col gap-2" aria-label={t`Queued mail`}>
             {outbox.data.items.map((mail) => (
               <MailRow
                 key={mail.id}
@@ -120,8 +123,8 @@ export function MailScreen({ page, onPage }: { page: number; onPage: (page: numb
                   run(
                     mail.id,
                     () => retryMail(mail.id),
-                    `Retrying the mail to ${mail.recipient} now.`,
-                    'Failed to retry the mail. Please try again.',
+                    t`Retrying the mail to ${mail.recipient} now.`,
+                    t`Failed to retry the mail. Please try again.`,
                   )
                 }
               />
@@ -134,7 +137,7 @@ export function MailScreen({ page, onPage }: { page: number; onPage: (page: numb
             perPage={PER_PAGE}
             shown={outbox.data.items.length}
             total={outbox.data.stats.queued}
-            label="Mail pages"
+            label={t`Mail pages`}
             onPage={onPage}
           />
         ) : null}
@@ -147,7 +150,7 @@ function Figure({ term, value }: { term: string; value: number }) {
   return (
     <div className="flex flex-col rounded-md border border-slate-200 px-3 py-2 dark:border-slate-700">
       <dt className="text-sm text-slate-700 dark:text-slate-300">{term}</dt>
-      <dd className="text-2xl font-semibold">{value.toLocaleString('en-US')}</dd>
+      <dd className="text-2xl font-semibold">{formatNumber(value)}</dd>
     </div>
   );
 }
@@ -171,18 +174,18 @@ function MailRow({
         <span id={subjectId} className="font-semibold wrap-anywhere">
           {mail.subject}
         </span>
-        {failing ? <Badge tone="red">Failing</Badge> : <Badge tone="blue">Queued</Badge>}
+        {failing ? <Badge tone="red">{t`Failing`}</Badge> : <Badge tone="blue">{t`Queued`}</Badge>}
       </div>
       <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5 text-sm text-slate-700 dark:text-slate-300">
-        <dt>To</dt>
+        <dt>{t`To`}</dt>
         <dd className="wrap-anywhere">{mail.recipient}</dd>
-        <dt>Attempts</dt>
+        <dt>{t`Attempts`}</dt>
         <dd>{mail.attempts}</dd>
-        <dt>Last error</dt>
-        <dd className="wrap-anywhere">{mail.lastError ?? 'None'}</dd>
-        <dt>Next try</dt>
+        <dt>{t`Last error`}</dt>
+        <dd className="wrap-anywhere">{mail.lastError ?? t`None`}</dd>
+        <dt>{t`Next try`}</dt>
         <dd>{formatDateTime(mail.nextAttempt)}</dd>
-        <dt>Queued</dt>
+        <dt>{t`Queued`}</dt>
         <dd>{formatDateTime(mail.created)}</dd>
       </dl>
       <div>
@@ -193,7 +196,7 @@ function MailRow({
           disabled={disabled}
           onClick={onRetry}
         >
-          {retrying ? 'Retrying...' : 'Retry Now'}
+          {retrying ? t`Retrying...` : t`Retry Now`}
         </Button>
       </div>
     </li>

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { Button } from '../../components/ui/button';
 import { TitledCard } from '../../components/ui/card';
 import type { MemberDetail } from './api';
@@ -26,12 +27,12 @@ export function MemberActionsCard({
   const canViewAs = !protectedAccount && !member.isOperator && !member.disabled && member.verified;
   return (
     <TitledCard
-      title="Actions"
+      title={t`Actions`}
       description={
         member.isInitialUser
-          ? 'The initial user cannot be disabled, deleted or lose the operator role.'
+          ? t`The initial user cannot be disabled, deleted or lose the operator role.`
           : isSelf
-            ? 'This is your own account: another operator can disable it; delete it from your profile.'
+            ? t`This is your own account: another operator can disable it; delete it from your profile.`
             : undefined
       }
     >
@@ -39,7 +40,7 @@ export function MemberActionsCard({
       <div className="grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-3">
         {protectedAccount ? null : member.disabled ? (
           <Button className="w-full" disabled={busy} onClick={() => ask('enable')}>
-            {isRunning('enable') ? 'Enabling...' : 'Enable'}
+            {isRunning('enable') ? t`Enabling...` : t`Enable`}
           </Button>
         ) : (
           <Button
@@ -48,7 +49,7 @@ export function MemberActionsCard({
             disabled={busy}
             onClick={() => ask('disable')}
           >
-            {isRunning('disable') ? 'Disabling...' : 'Disable'}
+            {isRunning('disable') ? t`Disabling...` : t`Disable`}
           </Button>
         )}
         {member.verified ? null : (
@@ -58,7 +59,7 @@ export function MemberActionsCard({
             disabled={busy}
             onClick={() => void actions.resend()}
           >
-            {isRunning('resend') ? 'Sending...' : 'Resend Verification'}
+            {isRunning('resend') ? t`Sending...` : t`Resend Verification`}
           </Button>
         )}
         {viewerIsInitialUser && !member.isInitialUser ? (
@@ -69,10 +70,10 @@ export function MemberActionsCard({
             onClick={() => ask(member.isOperator ? 'remove-operator' : 'make-operator')}
           >
             {isRunning('operator')
-              ? 'Saving...'
+              ? t`Saving...`
               : member.isOperator
-                ? 'Remove Operator'
-                : 'Make Operator'}
+                ? t`Remove Operator`
+                : t`Make Operator`}
           </Button>
         ) : null}
         {protectedAccount || !canReset ? null : (
@@ -82,7 +83,7 @@ export function MemberActionsCard({
             disabled={busy}
             onClick={() => ask('reset')}
           >
-            {isRunning('reset') ? 'Resetting...' : 'Reset Two-Step Sign-In'}
+            {isRunning('reset') ? t`Resetting...` : t`Reset Two-Step Sign-In`}
           </Button>
         )}
         {canViewAs ? (
@@ -92,12 +93,12 @@ export function MemberActionsCard({
             disabled={busy}
             onClick={() => ask('view-as')}
           >
-            {isRunning('view-as') ? 'Opening...' : 'View as Member'}
+            {isRunning('view-as') ? t`Opening...` : t`View as Member`}
           </Button>
         ) : null}
         {protectedAccount ? null : (
           <Button variant="danger" className="w-full" disabled={busy} onClick={() => ask('delete')}>
-            {isRunning('delete') ? 'Deleting...' : 'Delete'}
+            {isRunning('delete') ? t`Deleting...` : t`Delete`}
           </Button>
         )}
       </div>

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { cn } from '../../components/ui/cn';
 
 const tones = {
@@ -23,12 +24,12 @@ export function MemberBadges({
 }) {
   return (
     <>
-      {member.disabled ? <Badge tone="red">Disabled</Badge> : null}
-      {member.verified === false ? <Badge tone="amber">Unverified</Badge> : null}
+      {member.disabled ? <Badge tone="red">{t`Disabled`}</Badge> : null}
+      {member.verified === false ? <Badge tone="amber">{t`Unverified`}</Badge> : null}
       {member.isInitialUser ? (
-        <Badge tone="blue">Initial User</Badge>
+        <Badge tone="blue">{t`Initial User`}</Badge>
       ) : member.isOperator ? (
-        <Badge tone="blue">Operator</Badge>
+        <Badge tone="blue">{t`Operator`}</Badge>
       ) : null}
     </>
   );

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { Link } from '@tanstack/react-router';
 import { Button } from '../../components/ui/button';
 import { TitledCard } from '../../components/ui/card';
@@ -23,7 +24,7 @@ export function MemberCodesCard({
   const { ask, busy, isRunning, isRevoking } = actions;
   return (
     <TitledCard
-      title="Invite Codes"
+      title={t`Invite Codes`}
       description={`${member.codes.filter((c) => !c.used).length} unused, ${member.codes.filter((c) => c.used).length} used.`}
     >
       <div>
@@ -32,13 +33,13 @@ export function MemberCodesCard({
           disabled={busy}
           onClick={() => void actions.giveCodes()}
         >
-          {isRunning('codes') ? 'Giving codes...' : `Give ${CODES_PER_GIFT} More Codes`}
+          {isRunning('codes') ? t`Giving codes...` : t`Give ${CODES_PER_GIFT} More Codes`}
         </Button>
       </div>
       {member.codes.length === 0 ? (
-        <p className="text-slate-700 dark:text-slate-300">No invite codes.</p>
+        <p className="text-slate-700 dark:text-slate-300">{t`No invite codes.`}</p>
       ) : (
-        <ul className="flex flex-col gap-2" aria-label="Their invite codes">
+        <ul className="flex flex-col gap-2" aria-label={t`Their invite codes`}>
           {member.codes.map((code) => (
             <CodeRow
               key={code.id}
@@ -94,7 +95,7 @@ function CodeRow({
               ) : null}
             </>
           ) : (
-            `Unused, made ${formatDateTime(code.created)}`
+            t`Unused, made ${formatDateTime(code.created)}`
           )}
         </span>
       </div>
@@ -106,7 +107,7 @@ function CodeRow({
           disabled={disabled}
           onClick={onRevoke}
         >
-          {revoking ? 'Revoking...' : 'Revoke'}
+          {revoking ? t`Revoking...` : t`Revoke`}
         </Button>
       )}
     </li>

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Avatar } from '../../components/avatar';
@@ -9,11 +10,11 @@ import type { MemberDetail, WaysIn } from './api';
 /** "Password, two-step sign-in, 2 passkeys": how the member signs in. */
 function waysInWords(ways: WaysIn): string {
   const words = [
-    ...(ways.password ? ['Password'] : []),
+    ...(ways.password ? [t`Password`] : []),
     ...(ways.twoStep ? ['two-step sign-in'] : []),
     ...(ways.passkeys > 0 ? [ways.passkeys === 1 ? '1 passkey' : `${ways.passkeys} passkeys`] : []),
     ...(ways.providers > 0
-      ? [ways.providers === 1 ? '1 connected account' : `${ways.providers} connected accounts`]
+      ? [ways.providers === 1 ? t`1 connected account` : `${ways.providers} connected accounts`]
       : []),
   ];
   const text = words.join(', ');
@@ -33,23 +34,23 @@ function Detail({ term, children, mono }: { term: string; children: ReactNode; m
 /** A member's page → Details: who they are, how they sign in, their role, who invited them. */
 export function MemberDetailsCard({ member }: { member: MemberDetail }) {
   return (
-    <TitledCard title="Details">
+    <TitledCard title={t`Details`}>
       <Avatar member={member} size="lg" />
       <dl className="grid grid-cols-1 gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
-        <Detail term="Name">{member.name || 'Not set'}</Detail>
+        <Detail term="Name">{member.name || t`Not set`}</Detail>
         <Detail term="Email">{member.email}</Detail>
         <Detail term="User ID" mono>
           {member.id}
         </Detail>
-        <Detail term="Status">{member.disabled ? 'Disabled' : 'Active'}</Detail>
-        <Detail term="Email verified">{member.verified ? 'Yes' : 'No'}</Detail>
+        <Detail term="Status">{member.disabled ? t`Disabled` : t`Active`}</Detail>
+        <Detail term="Email verified">{member.verified ? t`Yes` : t`No`}</Detail>
         <Detail term="Signs in with">{waysInWords(member.waysIn)}</Detail>
         <Detail term="Role">
-          {member.isInitialUser ? 'Initial user' : member.isOperator ? 'Operator' : 'Member'}
+          {member.isInitialUser ? t`Initial user` : member.isOperator ? t`Operator` : t`Member`}
         </Detail>
         <Detail term="Joined">{formatDateTime(member.created)}</Detail>
         <Detail term="Last sign-in">
-          {member.lastSignIn ? formatDateTime(member.lastSignIn) : 'None on record'}
+          {member.lastSignIn ? formatDateTime(member.lastSignIn) : t`None on record`}
         </Detail>
         <Detail term="Invited by">
           {member.invitedBy ? (
@@ -57,9 +58,9 @@ export function MemberDetailsCard({ member }: { member: MemberDetail }) {
               {member.invitedBy.email}
             </Link>
           ) : member.inviterDeleted ? (
-            'An account that has since been deleted'
+            t`An account that has since been deleted`
           ) : (
-            'Nobody (the first account)'
+            t`Nobody (the first account)`
           )}
         </Detail>
       </dl>

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { TitledCard } from '../../components/ui/card';
 import { describeUserAgent } from '../../lib/user-agent';
 import { SessionFacts } from '../sessions/session-facts-section';
@@ -6,11 +7,11 @@ import type { MemberDetail } from './api';
 /** A member's page → Signed-In Devices: where they are signed in now. */
 export function MemberDevicesCard({ member }: { member: MemberDetail }) {
   return (
-    <TitledCard title="Signed-In Devices">
+    <TitledCard title={t`Signed-In Devices`}>
       {member.sessions.length === 0 ? (
-        <p className="text-slate-700 dark:text-slate-300">Not signed in anywhere.</p>
+        <p className="text-slate-700 dark:text-slate-300">{t`Not signed in anywhere.`}</p>
       ) : (
-        <ul className="flex flex-col gap-2" aria-label="Their signed-in devices">
+        <ul className="flex flex-col gap-2" aria-label={t`Their signed-in devices`}>
           {member.sessions.map((session) => (
             <li
               key={session.id}
@@ -19,7 +20,7 @@ export function MemberDevicesCard({ member }: { member: MemberDetail }) {
               <span className="font-semibold wrap-anywhere">
                 {session.viewedBy === null
                   ? describeUserAgent(session.userAgent)
-                  : `An operator (${session.viewedBy || 'account deleted'}) viewing as them`}
+                  : t`An operator (${session.viewedBy || 'account deleted'}) viewing as them`}
               </span>
               <SessionFacts session={session} />
             </li>

@@ -1,3 +1,4 @@
+import { plural, t } from '@lingui/core/macro';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Avatar } from '../../components/avatar';
@@ -19,23 +20,26 @@ export function MemberInviteesCard({
 }) {
   return (
     <TitledCard
-      title="People They Invited"
+      title={t`People They Invited`}
       description={
         member.invitees === 0
-          ? 'Nobody has signed up with their codes yet.'
-          : `${member.invitees.toLocaleString('en-US')} ${member.invitees === 1 ? 'person' : 'people'} signed up with their codes.`
+          ? t`Nobody has signed up with their codes yet.`
+          : plural(member.invitees, {
+              one: '# person signed up with their codes.',
+              other: '# people signed up with their codes.',
+            })
       }
     >
       {member.invitees > 0 && invitees.isPending ? (
-        <p className="text-sm text-slate-700 dark:text-slate-300">Loading...</p>
+        <p className="text-sm text-slate-700 dark:text-slate-300">{t`Loading...`}</p>
       ) : null}
       {invitees.isError ? (
         <p role="alert" className="text-sm text-red-800 dark:text-red-200">
-          {adminErrorMessage(invitees.error, "We couldn't load the people they invited.")}
+          {adminErrorMessage(invitees.error, t`We couldn't load the people they invited.`)}
         </p>
       ) : null}
       {invitees.isSuccess && invitees.data.children.length > 0 ? (
-        <ul className="flex flex-col gap-1" aria-label="People they invited">
+        <ul className="flex flex-col gap-1" aria-label={t`People they invited`}>
           {invitees.data.children.slice(0, INVITEES_SHOWN).map((child) => (
             <li key={child.id} className="flex flex-wrap items-center gap-2">
               <Avatar member={child} size="sm" />
@@ -59,7 +63,7 @@ export function MemberInviteesCard({
       {member.invitees > INVITEES_SHOWN ? (
         <p className="text-sm">
           <Link to="/admin/tree" className={textLink}>
-            See everyone in the Invite Tree
+            {t`See everyone in the Invite Tree`}
           </Link>
         </p>
       ) : null}

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { LiveMessage } from '../../components/ui/alert';
@@ -28,15 +29,15 @@ import { useMemberActions } from './use-member-actions';
  * and newest security events, and the operator's actions on the account.
  */
 export function MemberScreen({ id }: { id: string }) {
-  usePageTitle('Member');
+  usePageTitle(t`Member`);
   const viewer = useCurrentUser()?.id ?? '';
   const member = useQuery(memberQueryOptions(viewer, id));
 
   if (member.isPending) {
     return (
       <>
-        <ScreenHeading>Member</ScreenHeading>
-        <p className="text-slate-700 dark:text-slate-300">Loading member...</p>
+        <ScreenHeading>{t`Member`}</ScreenHeading>
+        <p className="text-slate-700 dark:text-slate-300">{t`Loading member...`}</p>
       </>
     );
   }
@@ -44,16 +45,16 @@ export function MemberScreen({ id }: { id: string }) {
     const gone = statusOf(member.error) === 404;
     return (
       <>
-        <ScreenHeading>{gone ? 'Member Not Found' : 'Member'}</ScreenHeading>
+        <ScreenHeading>{gone ? t`Member Not Found` : t`Member`}</ScreenHeading>
         <Card>
           <p role="alert" className="text-red-800 dark:text-red-200">
             {gone
-              ? 'There is no member with this id. The account may have been deleted.'
-              : `We couldn't load this member. ${adminErrorMessage(member.error, 'Please try again later.')}`}
+              ? t`There is no member with this id. The account may have been deleted.`
+              : t`We couldn't load this member. ${adminErrorMessage(member.error, t`Please try again later.`)}`}
           </p>
           <p className="mt-3">
             <Link to="/admin" className={textLink}>
-              Back to Members
+              {t`Back to Members`}
             </Link>
           </p>
         </Card>

@@ -1,3 +1,5 @@
+import { formatNumber } from '../../lib/i18n';
+import { plural, t } from '@lingui/core/macro';
 import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { LiveMessage } from '../../components/ui/alert';
@@ -27,28 +29,28 @@ import { PagedResults } from './pager';
 import { SelectField } from './select-field';
 import { BULK_BUTTONS, useBulkActions } from './use-bulk-actions';
 
-const STATUS_OPTIONS = [
-  { value: '', label: 'All members' },
-  { value: 'verified', label: 'Verified' },
-  { value: 'unverified', label: 'Unverified' },
-  { value: 'disabled', label: 'Disabled' },
+const STATUS_OPTIONS = () => [
+  { value: '', label: t`All members` },
+  { value: 'verified', label: t`Verified` },
+  { value: 'unverified', label: t`Unverified` },
+  { value: 'disabled', label: t`Disabled` },
 ];
 
-const SORT_OPTIONS: ReadonlyArray<{ value: MemberSort; label: string }> = [
-  { value: '-created', label: 'Newest first' },
-  { value: 'created', label: 'Oldest first' },
-  { value: 'email', label: 'Email (A to Z)' },
-  { value: '-email', label: 'Email (Z to A)' },
-  { value: 'disabled', label: 'Active first' },
-  { value: '-disabled', label: 'Disabled first' },
-  { value: 'verified', label: 'Unverified first' },
-  { value: '-verified', label: 'Verified first' },
-  { value: '-twoStep', label: 'Two-step first' },
-  { value: 'twoStep', label: 'Without two-step first' },
-  { value: '-lastSignIn', label: 'Signed in most recently' },
-  { value: 'lastSignIn', label: 'Never or longest ago signed in' },
-  { value: 'invitedBy', label: 'Inviter (A to Z)' },
-  { value: '-invitedBy', label: 'Inviter (Z to A)' },
+const SORT_OPTIONS = (): ReadonlyArray<{ value: MemberSort; label: string }> => [
+  { value: '-created', label: t`Newest first` },
+  { value: 'created', label: t`Oldest first` },
+  { value: 'email', label: t`Email (A to Z)` },
+  { value: '-email', label: t`Email (Z to A)` },
+  { value: 'disabled', label: t`Active first` },
+  { value: '-disabled', label: t`Disabled first` },
+  { value: 'verified', label: t`Unverified first` },
+  { value: '-verified', label: t`Verified first` },
+  { value: '-twoStep', label: t`Two-step first` },
+  { value: 'twoStep', label: t`Without two-step first` },
+  { value: '-lastSignIn', label: t`Signed in most recently` },
+  { value: 'lastSignIn', label: t`Never or longest ago signed in` },
+  { value: 'invitedBy', label: t`Inviter (A to Z)` },
+  { value: '-invitedBy', label: t`Inviter (Z to A)` },
 ];
 
 const FILTER_HINT =
@@ -67,7 +69,7 @@ export function MembersScreen({
   search: MembersSearch;
   onSearch: (search: MembersSearch) => void;
 }) {
-  usePageTitle('Members');
+  usePageTitle(t`Members`);
   const viewer = useCurrentUser()?.id ?? '';
   const page = pageNumber(search);
   // The total is counted once per search, with its first page; later pages skip it.
@@ -80,31 +82,32 @@ export function MembersScreen({
   // A filter the server cannot read: its words go beside the box (the list is not shown).
   const filterError = fieldText(current.error, 'filter') ?? null;
 
+  const countLimit = formatNumber(COUNT_LIMIT);
   return (
     <>
-      <ScreenHeading>Members</ScreenHeading>
+      <ScreenHeading>{t`Members`}</ScreenHeading>
       <SearchForm search={search} onSearch={onSearch} filterError={filterError} />
       <TitledCard
         title={
           search.q
-            ? `Members matching “${search.q}”`
+            ? t`Members matching “${search.q}”`
             : search.filter
-              ? 'Members matching the filter'
-              : 'All Members'
+              ? t`Members matching the filter`
+              : t`All Members`
         }
         description={
           <span role="status">
             {total >= 0
-              ? `${total.toLocaleString('en-US')} ${total === 1 ? 'member' : 'members'}`
+              ? plural(total, { one: '# member', other: '# members' })
               : first.data
-                ? `More than ${COUNT_LIMIT.toLocaleString('en-US')} members`
+                ? t`More than ${countLimit} members`
                 : ''}
           </span>
         }
       >
         {filterError ? (
           <p className="text-slate-700 dark:text-slate-300">
-            The filter could not be read: correct it above and search again.
+            {t`The filter could not be read: correct it above and search again.`}
           </p>
         ) : (
           // A new search, page or order starts with nothing selected.
@@ -154,14 +157,14 @@ function SearchForm({
     <Card>
       <form
         role="search"
-        aria-label="Find members"
+        aria-label={t`Find members`}
         noValidate
         onSubmit={onSubmit}
         className="flex flex-col gap-4"
       >
         <div className="grid grid-cols-1 gap-3 lg:grid-cols-2">
           <Field
-            label="Search by email"
+            label={t`Search by email`}
             name="q"
             type="search"
             autoComplete="off"
@@ -170,7 +173,7 @@ function SearchForm({
             onChange={(e) => setQ(e.target.value)}
           />
           <Field
-            label="Filter"
+            label={t`Filter`}
             name="filter"
             autoComplete="off"
             spellCheck={false}
@@ -183,8 +186,8 @@ function SearchForm({
         </div>
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
           <SelectField
-            label="Status"
-            options={STATUS_OPTIONS}
+            label={t`Status`}
+            options={STATUS_OPTIONS()}
             value={search.status ?? ''}
             onChange={(e) =>
               onSearch({
@@ -195,13 +198,13 @@ function SearchForm({
             }
           />
           <SelectField
-            label="Sort"
-            options={SORT_OPTIONS}
+            label={t`Sort`}
+            options={SORT_OPTIONS()}
             value={search.sort ?? '-created'}
             onChange={(e) => onSearch(sorted(search, e.target.value as MemberSort))}
           />
           <Button type="submit" className="sm:min-w-28">
-            Search
+            {t`Search`}
           </Button>
         </div>
       </form>
@@ -255,7 +258,7 @@ function MembersResults({
     try {
       await downloadMembersCsv(search);
     } catch (err) {
-      setExportError(adminErrorMessage(err, "We couldn't start the download. Please try again."));
+      setExportError(adminErrorMessage(err, t`We couldn't start the download. Please try again.`));
     } finally {
       setExporting(false);
     }
@@ -264,11 +267,15 @@ function MembersResults({
   return (
     <>
       <div className="flex flex-col gap-3 lg:flex-row lg:items-center lg:justify-between">
-        <div role="group" aria-label="Bulk actions" className="flex flex-wrap items-center gap-2">
+        <div
+          role="group"
+          aria-label={t`Bulk actions`}
+          className="flex flex-wrap items-center gap-2"
+        >
           <p className="text-sm font-medium text-slate-800 dark:text-slate-200" aria-live="polite">
-            {chosen.length > 0 ? `${chosen.length} selected` : 'Select members for an action'}
+            {chosen.length > 0 ? `${chosen.length} selected` : t`Select members for an action`}
           </p>
-          {BULK_BUTTONS.map(({ action, label }) => (
+          {BULK_BUTTONS().map(({ action, label }) => (
             <Button
               key={action}
               variant={action === 'disable' ? 'danger' : 'secondary'}
@@ -285,7 +292,7 @@ function MembersResults({
           disabled={exporting}
           onClick={() => void exportCsv()}
         >
-          {exporting ? 'Preparing...' : 'Export CSV'}
+          {exporting ? t`Preparing...` : t`Export CSV`}
         </Button>
       </div>
       <LiveMessage tone="success">
@@ -309,7 +316,7 @@ function MembersResults({
         query={query}
         loadingText="Loading members..."
         failedText="We couldn't load the members."
-        emptyText="No members match this search."
+        emptyText={t`No members match this search.`}
         page={page}
         perPage={PER_PAGE}
         total={total}

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useEffect, useRef } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Avatar } from '../../components/avatar';
@@ -97,7 +98,7 @@ function SelectAll({
       ref={ref}
       type="checkbox"
       className={checkbox}
-      aria-label="Select every member on this page"
+      aria-label={t`Select every member on this page`}
       checked={all}
       onChange={(e) => onChange(e.target.checked)}
     />
@@ -129,12 +130,12 @@ export function MembersTable({
   return (
     <div
       role="region"
-      aria-label="Members table"
+      aria-label={t`Members table`}
       // Scrolls sideways on a narrow screen: a keyboard reaches it to scroll it.
       tabIndex={0}
       className={cn('-mx-5 overflow-x-auto sm:-mx-6', focusRing)}
     >
-      <table aria-label="Members" aria-busy={busy} className="w-full min-w-[60rem] text-sm">
+      <table aria-label={t`Members`} aria-busy={busy} className="w-full min-w-[60rem] text-sm">
         <thead className="border-b border-slate-300 dark:border-slate-600">
           <tr>
             <th scope="col" className={cn(cell, 'w-10 pl-5 sm:pl-6')}>
@@ -149,13 +150,13 @@ export function MembersTable({
                 }
               />
             </th>
-            <SortHeader column="email" label="Email" sort={sort} onSort={onSort} />
-            <SortHeader column="status" label="Status" sort={sort} onSort={onSort} />
-            <SortHeader column="verified" label="Verified" sort={sort} onSort={onSort} />
-            <SortHeader column="twoStep" label="Two-step" sort={sort} onSort={onSort} />
-            <SortHeader column="lastSignIn" label="Last sign-in" sort={sort} onSort={onSort} />
-            <SortHeader column="inviter" label="Inviter" sort={sort} onSort={onSort} />
-            <SortHeader column="joined" label="Joined" sort={sort} onSort={onSort} />
+            <SortHeader column="email" label={t`Email`} sort={sort} onSort={onSort} />
+            <SortHeader column="status" label={t`Status`} sort={sort} onSort={onSort} />
+            <SortHeader column="verified" label={t`Verified`} sort={sort} onSort={onSort} />
+            <SortHeader column="twoStep" label={t`Two-step`} sort={sort} onSort={onSort} />
+            <SortHeader column="lastSignIn" label={t`Last sign-in`} sort={sort} onSort={onSort} />
+            <SortHeader column="inviter" label={t`Inviter`} sort={sort} onSort={onSort} />
+            <SortHeader column="joined" label={t`Joined`} sort={sort} onSort={onSort} />
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-200 dark:divide-slate-700">
@@ -168,7 +169,7 @@ export function MembersTable({
                 <input
                   type="checkbox"
                   className={checkbox}
-                  aria-label={`Select ${member.email}`}
+                  aria-label={t`Select ${member.email}`}
                   checked={selected.has(member.id)}
                   onChange={(e) => onSelect([member.id], e.target.checked)}
                 />
@@ -189,21 +190,23 @@ export function MembersTable({
                         {member.email}
                       </Link>
                       {member.isInitialUser ? (
-                        <Badge tone="blue">Initial User</Badge>
+                        <Badge tone="blue">{t`Initial User`}</Badge>
                       ) : member.isOperator ? (
-                        <Badge tone="blue">Operator</Badge>
+                        <Badge tone="blue">{t`Operator`}</Badge>
                       ) : null}
                     </span>
                   </div>
                 </div>
               </th>
               <td className={cell}>
-                {member.disabled ? <Badge tone="red">Disabled</Badge> : 'Active'}
+                {member.disabled ? <Badge tone="red">{t`Disabled`}</Badge> : t`Active`}
               </td>
-              <td className={cell}>{member.verified ? 'Yes' : <Badge tone="amber">No</Badge>}</td>
-              <td className={cell}>{member.twoStep ? 'On' : 'Off'}</td>
+              <td className={cell}>
+                {member.verified ? t`Yes` : <Badge tone="amber">{t`No`}</Badge>}
+              </td>
+              <td className={cell}>{member.twoStep ? t`On` : t`Off`}</td>
               <td className={cn(cell, 'whitespace-nowrap')}>
-                {member.lastSignIn ? formatDateTime(member.lastSignIn) : 'None on record'}
+                {member.lastSignIn ? formatDateTime(member.lastSignIn) : t`None on record`}
               </td>
               <td className={cell}>
                 {member.invitedBy ? (
@@ -215,9 +218,9 @@ export function MembersTable({
                     {member.invitedBy.email}
                   </Link>
                 ) : member.inviterDeleted ? (
-                  'A deleted account'
+                  t`A deleted account`
                 ) : (
-                  'Nobody'
+                  t`Nobody`
                 )}
               </td>
               <td className={cn(cell, 'whitespace-nowrap')}>{formatDateTime(member.created)}</td>

@@ -1,3 +1,5 @@
+import { formatNumber } from '../../lib/i18n';
+import { plural, t } from '@lingui/core/macro';
 import type { ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Button } from '../../components/ui/button';
@@ -33,11 +35,14 @@ export function Pager({
       <nav aria-label={label} className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-slate-700 dark:text-slate-300">
           {pages === undefined
-            ? `Page ${page} is past the end of the list.`
-            : `Page ${page} is past the end of the list: it has ${pages === 1 ? '1 page' : `${pages.toLocaleString('en-US')} pages`}.`}
+            ? t`Page ${page} is past the end of the list.`
+            : plural(pages, {
+                one: `Page ${page} is past the end of the list: it has # page.`,
+                other: `Page ${page} is past the end of the list: it has # pages.`,
+              })}
         </p>
         <Button variant="secondary" onClick={() => onPage(last)}>
-          {last === 1 ? 'Go to First Page' : 'Go to Last Page'}
+          {last === 1 ? t`Go to First Page` : t`Go to Last Page`}
         </Button>
       </nav>
     );
@@ -51,14 +56,10 @@ export function Pager({
         disabled={page <= 1}
         onClick={() => onPage(page - 1)}
       >
-        Previous
+        {t`Previous`}
       </Button>
       <p className="text-sm text-slate-700 dark:text-slate-300">
-        {shown > 0
-          ? `${first.toLocaleString('en-US')}–${(first + shown - 1).toLocaleString('en-US')}`
-          : 'None'}
-        {total >= 0 ? ` of ${total.toLocaleString('en-US')}` : ''} · Page {page}
-        {pages !== undefined ? ` of ${pages.toLocaleString('en-US')}` : ''}
+        {pageLine({ first, shown, total, page, pages })}
       </p>
       <Button
         variant="secondary"
@@ -66,7 +67,7 @@ export function Pager({
         disabled={!hasNext}
         onClick={() => onPage(page + 1)}
       >
-        Next
+        {t`Next`}
       </Button>
     </nav>
   );
@@ -104,7 +105,7 @@ export function PagedResults<T>({
       <QueryStatus
         query={query}
         loading={loadingText}
-        failed={`${failedText} ${adminErrorMessage(query.error, 'Please try again later.')}`}
+        failed={`${failedText} ${adminErrorMessage(query.error, t`Please try again later.`)}`}
       />
       {query.isSuccess && query.data.items.length === 0 && page === 1 ? (
         <p className="text-slate-700 dark:text-slate-300">{emptyText}</p>
@@ -122,4 +123,22 @@ export function PagedResults<T>({
       ) : null}
     </>
   );
+}
+
+/** "1–20 of 45 · Page 1 of 3", "None of 4 · Page 2": where the rows shown sit in the list. */
+function pageLine(at: {
+  first: number;
+  shown: number;
+  total: number;
+  page: number;
+  pages?: number;
+}) {
+  const range =
+    at.shown > 0 ? `${formatNumber(at.first)}–${formatNumber(at.first + at.shown - 1)}` : t`None`;
+  const total = formatNumber(at.total);
+  const page = formatNumber(at.page);
+  const rows = at.total >= 0 ? t`${range} of ${total}` : range;
+  if (at.pages === undefined) return t`${rows} · Page ${page}`;
+  const pages = formatNumber(at.pages);
+  return t`${rows} · Page ${page} of ${pages}`;
 }

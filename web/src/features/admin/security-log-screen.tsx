@@ -1,3 +1,5 @@
+import { Trans } from '@lingui/react/macro';
+import { plural, t } from '@lingui/core/macro';
 import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -6,7 +8,7 @@ import { Card, TitledCard } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { ScreenHeading, textLink, usePageTitle } from '../../components/ui/screen';
 import { useCurrentUser } from '../../lib/auth';
-import { EVENT_TYPES, EventListSection } from '../audit/event-list-section';
+import { eventTypes, EventListSection } from '../audit/event-list-section';
 import {
   adminErrorMessage,
   CLI_ACTOR,
@@ -21,9 +23,9 @@ import {
 import { PagedResults } from './pager';
 import { SelectField } from './select-field';
 
-const TYPE_OPTIONS = [
-  { value: '', label: 'All events' },
-  ...EVENT_TYPES.map(({ type, words }) => ({ value: type, label: words })),
+const typeOptions = () => [
+  { value: '', label: t`All events` },
+  ...eventTypes().map(({ type, words }) => ({ value: type, label: words })),
 ];
 
 /** Admin → Security Log: every member's security events, newest first, by member and type. */
@@ -34,7 +36,7 @@ export function SecurityLogScreen({
   search: LogSearch;
   onSearch: (search: LogSearch) => void;
 }) {
-  usePageTitle('Security Log');
+  usePageTitle(t`Security Log`);
   const viewer = useCurrentUser()?.id ?? '';
   const page = pageNumber(search);
   const first = useQuery(logQueryOptions(viewer, { ...search, page: undefined }));
@@ -67,9 +69,9 @@ export function SecurityLogScreen({
       if (member) {
         setEmail('');
         onSearch({ ...search, member: member.id, page: undefined });
-      } else setProblem(`No member has the email ${wanted}.`);
+      } else setProblem(t`No member has the email ${wanted}.`);
     } catch (err) {
-      setProblem(adminErrorMessage(err, 'Failed to look up the member. Please try again.'));
+      setProblem(adminErrorMessage(err, t`Failed to look up the member. Please try again.`));
     } finally {
       setFinding(false);
     }
@@ -77,18 +79,18 @@ export function SecurityLogScreen({
 
   return (
     <>
-      <ScreenHeading>Security Log</ScreenHeading>
+      <ScreenHeading>{t`Security Log`}</ScreenHeading>
       <Card className="flex flex-col gap-4">
         <form
           role="search"
-          aria-label="Filter by member"
+          aria-label={t`Filter by member`}
           noValidate
           onSubmit={onFind}
           className="flex flex-col gap-3 sm:flex-row sm:items-end"
         >
           <div className="grow">
             <Field
-              label="Member's email"
+              label={t`Member's email`}
               name="email"
               type="email"
               autoComplete="off"
@@ -98,34 +100,36 @@ export function SecurityLogScreen({
             />
           </div>
           <Button type="submit" className="sm:min-w-32" disabled={finding}>
-            {finding ? 'Finding...' : 'Filter'}
+            {finding ? t`Finding...` : t`Filter`}
           </Button>
         </form>
         {search.member ? (
           <p className="flex flex-wrap items-center gap-2 text-sm">
             <span>
-              Showing the events of{' '}
-              <Link
-                to="/admin/members/$id"
-                params={{ id: search.member }}
-                className={`${textLink} wrap-anywhere`}
-              >
-                {filtered.data?.email ?? search.member}
-              </Link>
-              .
+              <Trans>
+                Showing the events of{' '}
+                <Link
+                  to="/admin/members/$id"
+                  params={{ id: search.member }}
+                  className={`${textLink} wrap-anywhere`}
+                >
+                  {filtered.data?.email ?? search.member}
+                </Link>
+                .
+              </Trans>
             </span>
             <Button
               variant="ghost"
               className="min-h-9 px-2 py-1"
               onClick={() => onSearch({ ...search, member: undefined, page: undefined })}
             >
-              Show Everyone
+              {t`Show Everyone`}
             </Button>
           </p>
         ) : null}
         <SelectField
-          label="Event type"
-          options={TYPE_OPTIONS}
+          label={t`Event type`}
+          options={typeOptions()}
           value={search.type ?? ''}
           onChange={(e) =>
             onSearch({ ...search, type: e.target.value || undefined, page: undefined })
@@ -133,12 +137,10 @@ export function SecurityLogScreen({
         />
       </Card>
       <TitledCard
-        title="Events"
+        title={t`Events`}
         description={
           <span role="status">
-            {total >= 0
-              ? `${total.toLocaleString('en-US')} ${total === 1 ? 'event' : 'events'}`
-              : ''}
+            {total >= 0 ? plural(total, { one: '# event', other: '# events' }) : ''}
           </span>
         }
       >
@@ -146,7 +148,7 @@ export function SecurityLogScreen({
           query={current}
           loadingText="Loading events..."
           failedText="We couldn't load the security log."
-          emptyText="No events match."
+          emptyText={t`No events match.`}
           page={page}
           perPage={PER_PAGE}
           total={total}
@@ -156,7 +158,7 @@ export function SecurityLogScreen({
           {(events) => (
             <EventListSection
               events={events}
-              label="Security events"
+              label={t`Security events`}
               member={(event) => (
                 <>
                   {event.member && event.email ? (
@@ -169,12 +171,12 @@ export function SecurityLogScreen({
                     </Link>
                   ) : (
                     <span className="text-slate-700 dark:text-slate-300">
-                      {event.member ? 'A deleted account' : 'No account'}
+                      {event.member ? t`A deleted account` : t`No account`}
                     </span>
                   )}
                   {event.actor ? (
                     <>
-                      {' · by '}
+                      {t` · by `}
                       <Actor actor={event.actor} />
                     </>
                   ) : null}
@@ -192,7 +194,7 @@ export function SecurityLogScreen({
 function Actor({ actor }: { actor: NonNullable<LogEvent['actor']> }) {
   if (actor.id === CLI_ACTOR) return <>the command line</>;
   if (actor.email === null) {
-    return <span className="text-slate-700 dark:text-slate-300">a deleted operator</span>;
+    return <span className="text-slate-700 dark:text-slate-300">{t`a deleted operator`}</span>;
   }
   return (
     <Link to="/admin/members/$id" params={{ id: actor.id }} className={textLink}>

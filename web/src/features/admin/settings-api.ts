@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { SettingsAnswer } from '../../../../contract/settings';
 import { fieldTexts } from '../../lib/messages';
 import { pb } from '../../lib/pb';
@@ -59,13 +60,14 @@ export function saveSettings(change: SettingsChange): Promise<Settings> {
 }
 
 /** The mails a test email can be (PocketBase's templates), in words. */
-export const TEST_TEMPLATES = [
-  { value: 'verification', label: 'Email verification' },
-  { value: 'password-reset', label: 'Password reset' },
-  { value: 'email-change', label: 'Email change' },
-  { value: 'otp', label: 'Sign-in code' },
-  { value: 'login-alert', label: 'New sign-in notice' },
-] as const;
+export const TEST_TEMPLATES = () =>
+  [
+    { value: 'verification', label: t`Email verification` },
+    { value: 'password-reset', label: t`Password reset` },
+    { value: 'email-change', label: t`Email change` },
+    { value: 'otp', label: t`Sign-in code` },
+    { value: 'login-alert', label: t`New sign-in notice` },
+  ] as const;
 
 /** Queues one mail of `template` to `email`, sent with the mail server settings in force. */
 export async function sendTestEmail(email: string, template: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useId, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { LiveMessage } from '../../components/ui/alert';
@@ -14,7 +15,7 @@ import { adminErrorMessage } from './api';
 import { SelectField } from './select-field';
 import { sendTestEmail, settingsQueryOptions, TEST_TEMPLATES } from './settings-api';
 import { SettingsSectionCard } from './settings-section-card';
-import { MAIL_SERVER, SETTINGS_SECTIONS } from './settings-sections';
+import { settingsSections } from './settings-sections';
 
 /**
  * Admin → Settings: the app's settings (PocketBase's settings API) in sections, each saved on its
@@ -22,21 +23,21 @@ import { MAIL_SERVER, SETTINGS_SECTIONS } from './settings-sections';
  * sets are shown read-only, naming the variable. The Mail Server section sends a test email.
  */
 export function SettingsScreen() {
-  usePageTitle('App Settings');
+  usePageTitle(t`App Settings`);
   const viewer = useCurrentUser()?.id ?? '';
   const settings = useQuery(settingsQueryOptions(viewer));
 
   return (
     <>
       <ScreenHeader
-        title="App Settings"
-        description="Changes apply at once, on every server, and are recorded in the security log."
+        title={t`App Settings`}
+        description={t`Changes apply at once, on every server, and are recorded in the security log.`}
       />
-      <PageSections label="Settings sections">
+      <PageSections label={t`Settings sections`}>
         {settings.isSuccess ? (
-          SETTINGS_SECTIONS.map((section) => (
+          settingsSections().map((section) => (
             <SettingsSectionCard key={section.id} spec={section} settings={settings.data}>
-              {section === MAIL_SERVER ? <TestEmailForm /> : null}
+              {section.id === 'mail-server' ? <TestEmailForm /> : null}
             </SettingsSectionCard>
           ))
         ) : (
@@ -44,7 +45,7 @@ export function SettingsScreen() {
             <QueryStatus
               query={settings}
               loading="Loading settings..."
-              failed={`We couldn't load the settings. ${adminErrorMessage(settings.error, 'Please try again later.')}`}
+              failed={t`We couldn't load the settings. ${adminErrorMessage(settings.error, t`Please try again later.`)}`}
             />
           </Card>
         )}
@@ -58,7 +59,7 @@ function TestEmailForm() {
   const headingId = useId();
   const user = useCurrentUser();
   const [email, setEmail] = useState(user?.email ?? '');
-  const [template, setTemplate] = useState<string>(TEST_TEMPLATES[0].value);
+  const [template, setTemplate] = useState<string>(TEST_TEMPLATES()[0].value);
   const [notice, setNotice] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const {
@@ -72,14 +73,18 @@ function TestEmailForm() {
     onStart: () => setNotice(null),
     check: () => {
       const to = email.trim();
-      return !to ? 'Enter an email address.' : isEmail(to) ? null : 'Enter a valid email address.';
+      return !to
+        ? t`Enter an email address.`
+        : isEmail(to)
+          ? null
+          : t`Enter a valid email address.`;
     },
     submit: async () => {
       const to = email.trim();
       await sendTestEmail(to, template);
-      setNotice(`Test email queued to ${to}. It should arrive in a moment.`);
+      setNotice(t`Test email queued to ${to}. It should arrive in a moment.`);
     },
-    failure: (err) => adminErrorMessage(err, 'Failed to send the test email. Please try again.'),
+    failure: (err) => adminErrorMessage(err, t`Failed to send the test email. Please try again.`),
   });
 
   return (
@@ -91,10 +96,10 @@ function TestEmailForm() {
     >
       <div className="flex flex-col gap-1">
         <h3 id={headingId} className="font-semibold">
-          Send a Test Email
+          {t`Send a Test Email`}
         </h3>
         <p className="text-sm text-slate-700 dark:text-slate-300">
-          Sent with the saved settings, like any other mail. Its links open nothing.
+          {t`Sent with the saved settings, like any other mail. Its links open nothing.`}
         </p>
       </div>
       <LiveMessage tone="success">{notice}</LiveMessage>
@@ -102,7 +107,7 @@ function TestEmailForm() {
       <Field
         ref={input}
         id={`${headingId}-email`}
-        label="Send to"
+        label={t`Send to`}
         type="email"
         autoComplete="off"
         value={email}
@@ -110,8 +115,8 @@ function TestEmailForm() {
         onChange={(e) => setEmail(e.target.value)}
       />
       <SelectField
-        label="Which mail"
-        options={TEST_TEMPLATES}
+        label={t`Which mail`}
+        options={TEST_TEMPLATES()}
         value={template}
         onChange={(e) => setTemplate(e.target.value)}
       />
@@ -122,7 +127,7 @@ function TestEmailForm() {
           className="w-full sm:w-auto sm:min-w-44"
           disabled={sending}
         >
-          {sending ? 'Sending...' : 'Send Test Email'}
+          {sending ? t`Sending...` : t`Send Test Email`}
         </Button>
       </div>
     </form>

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { LiveMessage } from '../../components/ui/alert';
@@ -125,7 +126,7 @@ export function SettingsSectionCard({
       return;
     }
     if (count === 0) {
-      setNotice('Nothing to save: no field was changed.');
+      setNotice(t`Nothing to save: no field was changed.`);
       return;
     }
     setSaving(true);
@@ -147,10 +148,10 @@ export function SettingsSectionCard({
       setErrors(found);
       const paths = Object.keys(found) as SettingPath[];
       if (paths.length > 0) {
-        setFailure('Nothing was saved. Check the fields marked below.');
+        setFailure(t`Nothing was saved. Check the fields marked below.`);
         focusFirst(paths);
       } else {
-        setFailure(adminErrorMessage(err, 'Failed to save the settings. Please try again.'));
+        setFailure(adminErrorMessage(err, t`Failed to save the settings. Please try again.`));
       }
     } finally {
       setSaving(false);
@@ -189,7 +190,7 @@ export function SettingsSectionCard({
         {anyEditable ? (
           <div>
             <Button type="submit" className="w-full sm:w-auto sm:min-w-44" disabled={saving}>
-              {saving ? 'Saving...' : spec.save}
+              {saving ? t`Saving...` : spec.save}
             </Button>
           </div>
         ) : null}
@@ -201,7 +202,7 @@ export function SettingsSectionCard({
 
 /** "Set by the server's environment (SMTP_URL)." before the field's own hint. */
 function hintOf(field: SettingField, locked: string | undefined): string | undefined {
-  const note = locked ? `Set by the server's environment (${locked}).` : undefined;
+  const note = locked ? t`Set by the server's environment (${locked}).` : undefined;
   return [note, field.hint].filter(Boolean).join(' ') || undefined;
 }
 
@@ -245,10 +246,10 @@ function SettingInput({
           ref={inputRef}
           label={field.label}
           autoComplete="new-password"
-          placeholder={locked ? 'Set by the environment' : 'Unchanged'}
+          placeholder={locked ? t`Set by the environment` : t`Unchanged`}
           hint={
             hintOf(field, locked) ??
-            'Never shown. Leave it empty to keep the saved password, or type a new one.'
+            t`Never shown. Leave it empty to keep the saved password, or type a new one.`
           }
           readOnly={locked !== undefined || clearPassword}
           value={clearPassword ? '' : String(value)}
@@ -257,7 +258,7 @@ function SettingInput({
         />
         {locked ? null : (
           <Toggle
-            label="Remove the saved password"
+            label={t`Remove the saved password`}
             checked={clearPassword}
             onChange={(clear) => onClearPassword(clear === true)}
           />

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { SettingPath } from './settings-api';
 
 /**
@@ -27,152 +28,150 @@ export interface SectionSpec {
   fields: readonly SettingField[];
 }
 
-export const APPLICATION: SectionSpec = {
+export const APPLICATION = (): SectionSpec => ({
   id: 'application',
-  title: 'Application',
-  description: 'The name and address members see in mail, and who the mail comes from.',
-  save: 'Save Application',
-  saved: 'Application settings saved.',
+  title: t`Application`,
+  description: t`The name and address members see in mail, and who the mail comes from.`,
+  save: t`Save Application`,
+  saved: t`Application settings saved.`,
   fields: [
-    { path: 'meta.appName', label: 'App name', kind: 'text', hint: 'The name mail uses.' },
+    { path: 'meta.appName', label: t`App name`, kind: 'text', hint: t`The name mail uses.` },
     {
       path: 'meta.appURL',
-      label: 'App URL',
+      label: t`App URL`,
       kind: 'url',
-      hint: 'Where the links in mail lead, for example https://gate.example.com.',
+      hint: t`Where the links in mail lead, for example https://gate.example.com.`,
     },
-    { path: 'meta.senderName', label: 'Sender name', kind: 'text' },
-    { path: 'meta.senderAddress', label: 'Sender address', kind: 'email' },
+    { path: 'meta.senderName', label: t`Sender name`, kind: 'text' },
+    { path: 'meta.senderAddress', label: t`Sender address`, kind: 'email' },
   ],
-};
+});
 
-export const MAIL_SERVER: SectionSpec = {
+export const MAIL_SERVER = (): SectionSpec => ({
   id: 'mail-server',
-  title: 'Mail Server',
-  description:
-    'The SMTP server that sends mail. With it turned off, mail is only written to the server’s log.',
-  save: 'Save Mail Server',
-  saved: 'Mail server settings saved.',
+  title: t`Mail Server`,
+  description: t`The SMTP server that sends mail. With it turned off, mail is only written to the server’s log.`,
+  save: t`Save Mail Server`,
+  saved: t`Mail server settings saved.`,
   fields: [
-    { path: 'smtp.enabled', label: 'Send mail through this SMTP server', kind: 'toggle' },
-    { path: 'smtp.host', label: 'Host', kind: 'text', hint: 'For example smtp.example.com.' },
-    { path: 'smtp.port', label: 'Port', kind: 'number', hint: 'Usually 587, or 465 with TLS.' },
-    { path: 'smtp.username', label: 'Username', kind: 'text', autoComplete: 'off' },
-    { path: 'smtp.password', label: 'Password', kind: 'password' },
+    { path: 'smtp.enabled', label: t`Send mail through this SMTP server`, kind: 'toggle' },
+    { path: 'smtp.host', label: t`Host`, kind: 'text', hint: t`For example smtp.example.com.` },
+    { path: 'smtp.port', label: t`Port`, kind: 'number', hint: t`Usually 587, or 465 with TLS.` },
+    { path: 'smtp.username', label: t`Username`, kind: 'text', autoComplete: 'off' },
+    { path: 'smtp.password', label: t`Password`, kind: 'password' },
     {
       path: 'smtp.tls',
-      label: 'Use TLS from the start',
+      label: t`Use TLS from the start`,
       kind: 'toggle',
-      hint: 'For port 465. Otherwise the connection is secured when the server offers it.',
+      hint: t`For port 465. Otherwise the connection is secured when the server offers it.`,
     },
   ],
-};
+});
 
-export const MEMBERS: SectionSpec = {
+export const MEMBERS = (): SectionSpec => ({
   id: 'members',
-  title: 'Members',
-  description: 'What a new member starts with, and how long a sign-in lasts.',
-  save: 'Save Members',
-  saved: 'Member settings saved.',
+  title: t`Members`,
+  description: t`What a new member starts with, and how long a sign-in lasts.`,
+  save: t`Save Members`,
+  saved: t`Member settings saved.`,
   fields: [
     {
       path: 'gatehouse.invitesPerMember',
-      label: 'Invite codes per new member',
+      label: t`Invite codes per new member`,
       kind: 'number',
-      hint: 'From 0 to 1000.',
+      hint: t`From 0 to 1000.`,
     },
     {
       path: 'gatehouse.sessionMaxDays',
-      label: 'Session length (days)',
+      label: t`Session length (days)`,
       kind: 'number',
-      hint: 'How long a sign-in lasts at most, from 1 to 3650 days. New sign-ins only.',
+      hint: t`How long a sign-in lasts at most, from 1 to 3650 days. New sign-ins only.`,
     },
   ],
-};
+});
 
 /** Retention spans two sections of the settings: the security log's days and the request log's. */
-export const RETENTION: SectionSpec = {
+export const RETENTION = (): SectionSpec => ({
   id: 'retention',
-  title: 'Retention',
-  description: 'How long the logs keep their entries. Older entries are deleted every hour.',
-  save: 'Save Retention',
-  saved: 'Retention settings saved.',
+  title: t`Retention`,
+  description: t`How long the logs keep their entries. Older entries are deleted every hour.`,
+  save: t`Save Retention`,
+  saved: t`Retention settings saved.`,
   fields: [
     {
       path: 'gatehouse.auditRetentionDays',
-      label: 'Security log (days)',
+      label: t`Security log (days)`,
       kind: 'number',
-      hint: 'From 1 to 3650 days.',
+      hint: t`From 1 to 3650 days.`,
     },
     {
       path: 'logs.maxDays',
-      label: 'Request log (days)',
+      label: t`Request log (days)`,
       kind: 'number',
-      hint: '0 keeps no request log.',
+      hint: t`0 keeps no request log.`,
     },
   ],
-};
+});
 
-export const BACKUP_SCHEDULE: SectionSpec = {
+export const BACKUP_SCHEDULE = (): SectionSpec => ({
   id: 'backup-schedule',
-  title: 'Backup Schedule',
-  description: 'Backups made on their own, and how many of them are kept.',
-  save: 'Save Schedule',
-  saved: 'Backup schedule saved.',
+  title: t`Backup Schedule`,
+  description: t`Backups made on their own, and how many of them are kept.`,
+  save: t`Save Schedule`,
+  saved: t`Backup schedule saved.`,
   fields: [
     {
       path: 'backups.cron',
-      label: 'Schedule (cron expression, UTC)',
+      label: t`Schedule (cron expression, UTC)`,
       kind: 'text',
       autoComplete: 'off',
-      hint: 'For example 0 3 * * * for every day at 03:00 UTC. Empty: no scheduled backups.',
+      hint: t`For example 0 3 * * * for every day at 03:00 UTC. Empty: no scheduled backups.`,
     },
     {
       path: 'backups.cronMaxKeep',
-      label: 'Scheduled backups to keep',
+      label: t`Scheduled backups to keep`,
       kind: 'number',
-      hint: 'The oldest scheduled ones beyond this are deleted. Backups made by hand are kept.',
+      hint: t`The oldest scheduled ones beyond this are deleted. Backups made by hand are kept.`,
     },
   ],
-};
+});
 
 /** PocketBase's batch requests (POST /api/batch): several changes to members in one go. */
-export const BATCH: SectionSpec = {
+export const BATCH = (): SectionSpec => ({
   id: 'batch',
-  title: 'Batch Requests',
-  description:
-    'Lets an app send several changes to member records in one request, all saved or none. Off unless you turn it on.',
-  save: 'Save Batch Requests',
-  saved: 'Batch request settings saved.',
+  title: t`Batch Requests`,
+  description: t`Lets an app send several changes to member records in one request, all saved or none. Off unless you turn it on.`,
+  save: t`Save Batch Requests`,
+  saved: t`Batch request settings saved.`,
   fields: [
-    { path: 'batch.enabled', label: 'Allow batch requests', kind: 'toggle' },
+    { path: 'batch.enabled', label: t`Allow batch requests`, kind: 'toggle' },
     {
       path: 'batch.maxRequests',
-      label: 'Most requests in one batch',
+      label: t`Most requests in one batch`,
       kind: 'number',
-      hint: 'At least 1 while batch requests are allowed.',
+      hint: t`At least 1 while batch requests are allowed.`,
     },
     {
       path: 'batch.timeout',
-      label: 'Time limit (seconds)',
+      label: t`Time limit (seconds)`,
       kind: 'number',
-      hint: 'How long one batch may take, at least 1 while batch requests are allowed.',
+      hint: t`How long one batch may take, at least 1 while batch requests are allowed.`,
     },
     {
       path: 'batch.maxBodySize',
-      label: 'Largest batch (bytes)',
+      label: t`Largest batch (bytes)`,
       kind: 'number',
-      hint: '0 allows up to 128 MiB.',
+      hint: t`0 allows up to 128 MiB.`,
     },
   ],
-};
+});
 
 /** The Settings screen's sections, in its order. */
-export const SETTINGS_SECTIONS: readonly SectionSpec[] = [
-  APPLICATION,
-  MAIL_SERVER,
-  MEMBERS,
-  RETENTION,
-  BACKUP_SCHEDULE,
-  BATCH,
+export const settingsSections = (): readonly SectionSpec[] => [
+  APPLICATION(),
+  MAIL_SERVER(),
+  MEMBERS(),
+  RETENTION(),
+  BACKUP_SCHEDULE(),
+  BATCH(),
 ];

@@ -1,18 +1,19 @@
+import { plural, t } from '@lingui/core/macro';
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { adminErrorMessage, adminKeys, bulkMembers, type BulkAction, type BulkResult } from './api';
 import type { Question } from './confirm-action';
 
 /** The Members table's bulk actions, in the order of their buttons, with each button's name. */
-export const BULK_BUTTONS: ReadonlyArray<{ action: BulkAction; label: string }> = [
-  { action: 'disable', label: 'Disable' },
-  { action: 'enable', label: 'Enable' },
-  { action: 'resend-verification', label: 'Resend Verification' },
-  { action: 'password-reset', label: 'Send Password Reset' },
-  { action: 'mark-verified', label: 'Mark Verified' },
+export const BULK_BUTTONS = (): ReadonlyArray<{ action: BulkAction; label: string }> => [
+  { action: 'disable', label: t`Disable` },
+  { action: 'enable', label: t`Enable` },
+  { action: 'resend-verification', label: t`Resend Verification` },
+  { action: 'password-reset', label: t`Send Password Reset` },
+  { action: 'mark-verified', label: t`Mark Verified` },
 ];
 
-const members = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'member' : 'members'}`;
+const members = (n: number) => plural(n, { one: '# member', other: '# members' });
 
 /** The question a bulk action asks first, naming how many members it is for. */
 export function bulkQuestion(action: BulkAction, count: number): Question {
@@ -20,45 +21,41 @@ export function bulkQuestion(action: BulkAction, count: number): Question {
   switch (action) {
     case 'disable':
       return {
-        title: `Disable ${n}?`,
-        description:
-          'They are signed out everywhere and cannot sign in until their accounts are enabled again. Operators, the initial user and your own account are skipped.',
-        confirm: 'Yes, Disable',
-        busy: 'Disabling...',
+        title: t`Disable ${n}?`,
+        description: t`They are signed out everywhere and cannot sign in until their accounts are enabled again. Operators, the initial user and your own account are skipped.`,
+        confirm: t`Yes, Disable`,
+        busy: t`Disabling...`,
       };
     case 'enable':
       return {
-        title: `Enable ${n}?`,
-        description: 'They can sign in again, and their unused invite codes work again.',
-        confirm: 'Yes, Enable',
-        busy: 'Enabling...',
+        title: t`Enable ${n}?`,
+        description: t`They can sign in again, and their unused invite codes work again.`,
+        confirm: t`Yes, Enable`,
+        busy: t`Enabling...`,
         harmless: true,
       };
     case 'resend-verification':
       return {
-        title: `Resend verification to ${n}?`,
-        description:
-          'Each unverified member gets a new verification email. Members already verified are skipped.',
-        confirm: 'Yes, Send',
-        busy: 'Sending...',
+        title: t`Resend verification to ${n}?`,
+        description: t`Each unverified member gets a new verification email. Members already verified are skipped.`,
+        confirm: t`Yes, Send`,
+        busy: t`Sending...`,
         harmless: true,
       };
     case 'password-reset':
       return {
-        title: `Send a password reset link to ${n}?`,
-        description:
-          'Each gets an email with a link to choose a new password; it expires in 30 minutes and their password stays until they use it. Disabled members are skipped.',
-        confirm: 'Yes, Send',
-        busy: 'Sending...',
+        title: t`Send a password reset link to ${n}?`,
+        description: t`Each gets an email with a link to choose a new password; it expires in 30 minutes and their password stays until they use it. Disabled members are skipped.`,
+        confirm: t`Yes, Send`,
+        busy: t`Sending...`,
         harmless: true,
       };
     case 'mark-verified':
       return {
-        title: `Mark ${n} verified?`,
-        description:
-          'Their email addresses count as confirmed without the link in the mail being opened. Do this only for addresses you know are theirs.',
-        confirm: 'Yes, Mark Verified',
-        busy: 'Saving...',
+        title: t`Mark ${n} verified?`,
+        description: t`Their email addresses count as confirmed without the link in the mail being opened. Do this only for addresses you know are theirs.`,
+        confirm: t`Yes, Mark Verified`,
+        busy: t`Saving...`,
       };
   }
 }
@@ -76,17 +73,17 @@ export function bulkOutcome(
 ): BulkNotice {
   const n = members(result.done);
   const done = {
-    disable: `Disabled ${n}.`,
-    enable: `Enabled ${n}.`,
-    'resend-verification': `Sent verification emails to ${n}.`,
-    'password-reset': `Sent password reset links to ${n}.`,
-    'mark-verified': `Marked ${n} verified.`,
+    disable: t`Disabled ${n}.`,
+    enable: t`Enabled ${n}.`,
+    'resend-verification': t`Sent verification emails to ${n}.`,
+    'password-reset': t`Sent password reset links to ${n}.`,
+    'mark-verified': t`Marked ${n} verified.`,
   }[action];
   const skipped = result.results
     .filter((r) => r.result === 'skipped')
     .map((r) => `${emailOf(r.id)}: ${r.reason ?? 'skipped'}`);
   return {
-    summary: result.skipped > 0 ? `${done} Skipped ${members(result.skipped)}:` : done,
+    summary: result.skipped > 0 ? `${done} ${skippedLine(members(result.skipped))}` : done,
     skipped,
   };
 }
@@ -127,7 +124,9 @@ export function useBulkActions(
       setNotice(bulkOutcome(action, result, (id) => emails.get(id) ?? id));
       onDone();
     } catch (err) {
-      setError(adminErrorMessage(err, 'The action failed. Nothing was changed. Please try again.'));
+      setError(
+        adminErrorMessage(err, t`The action failed. Nothing was changed. Please try again.`),
+      );
     } finally {
       setRunning(false);
       setAsked(null);
@@ -145,3 +144,6 @@ export function useBulkActions(
     cancel: () => setAsked(null),
   };
 }
+
+/** "Skipped 2 members:", before the list of who was skipped and why. */
+const skippedLine = (who: string) => t`Skipped ${who}:`;

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
@@ -90,7 +91,7 @@ export function useMemberActions(viewer: string, member: MemberDetail) {
       const { startViewingAs } = await import('../../lib/view-as');
       await startViewingAs(member.id);
     } catch (err) {
-      setError(adminErrorMessage(err, 'Failed to view as the member. Please try again.'));
+      setError(adminErrorMessage(err, t`Failed to view as the member. Please try again.`));
       setRunning(null);
       setAsked(null);
       return;
@@ -107,22 +108,22 @@ export function useMemberActions(viewer: string, member: MemberDetail) {
       await run(
         { revoke: code.id },
         () => revokeCode(code.id),
-        `Invite code ${code.code} has been revoked.`,
-        'Failed to revoke the invite code. Please try again.',
+        t`Invite code ${code.code} has been revoked.`,
+        t`Failed to revoke the invite code. Please try again.`,
       );
     } else if (action === 'disable') {
       await run(
         'disable',
         () => disableMember(member.id),
         `${email} has been disabled and signed out everywhere.`,
-        'Failed to disable the account. Please try again.',
+        t`Failed to disable the account. Please try again.`,
       );
     } else if (action === 'enable') {
       await run(
         'enable',
         () => enableMember(member.id),
         `${email} has been enabled and can sign in again.`,
-        'Failed to enable the account. Please try again.',
+        t`Failed to enable the account. Please try again.`,
       );
     } else if (action === 'make-operator' || action === 'remove-operator') {
       const make = action === 'make-operator';
@@ -130,7 +131,7 @@ export function useMemberActions(viewer: string, member: MemberDetail) {
         'operator',
         () => setOperator(member.id, make),
         make ? `${email} is now an operator.` : `${email} is no longer an operator.`,
-        'Failed to change the operator role. Please try again.',
+        t`Failed to change the operator role. Please try again.`,
       );
     } else if (action === 'view-as') {
       await viewAs();
@@ -139,15 +140,15 @@ export function useMemberActions(viewer: string, member: MemberDetail) {
       await run(
         'reset',
         () => resetTwoStep(member.id),
-        `Two-step sign-in of ${email} has been reset. They can sign in with their ${member.waysIn.password ? 'password' : 'connected account'} alone.`,
-        'Failed to reset two-step sign-in. Please try again.',
+        t`Two-step sign-in of ${email} has been reset. They can sign in with their ${member.waysIn.password ? 'password' : 'connected account'} alone.`,
+        t`Failed to reset two-step sign-in. Please try again.`,
       );
     } else {
       const deleted = await run(
         'delete',
         () => deleteMember(member.id),
         `${email} has been deleted.`,
-        'Failed to delete the account. Please try again.',
+        t`Failed to delete the account. Please try again.`,
       );
       if (deleted) {
         queryClient.removeQueries({ queryKey: adminKeys.member(viewer, member.id) });
@@ -176,16 +177,16 @@ export function useMemberActions(viewer: string, member: MemberDetail) {
       run(
         'resend',
         () => resendVerification(member.id),
-        `Verification email sent to ${member.email}.`,
-        'Failed to resend the verification email. Please try again.',
+        t`Verification email sent to ${member.email}.`,
+        t`Failed to resend the verification email. Please try again.`,
       ),
     /** Give 5 More Codes: it asks nothing first. */
     giveCodes: () =>
       run(
         'codes',
         () => giveCodes(member.id),
-        `Gave ${CODES_PER_GIFT} new invite codes to ${member.email}.`,
-        'Failed to give invite codes. Please try again.',
+        t`Gave ${CODES_PER_GIFT} new invite codes to ${member.email}.`,
+        t`Failed to give invite codes. Please try again.`,
       ),
   };
 }

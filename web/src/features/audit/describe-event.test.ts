@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SecurityEvent } from './api';
-import { describeEvent, EVENT_TYPES } from './describe-event';
+import { describeEvent, eventTypes } from './describe-event';
 
 function event(type: string, detail: Record<string, unknown> = {}): SecurityEvent {
   return {
@@ -45,7 +45,7 @@ describe("an operator's settings and backup actions in words", () => {
   });
 
   it('offers each of them in the Security Log’s type filter', () => {
-    const words = Object.fromEntries(EVENT_TYPES.map((t) => [t.type, t.words]));
+    const words = Object.fromEntries(eventTypes().map((t) => [t.type, t.words]));
     expect(words).toMatchObject({
       admin_settings_changed: 'Settings changed',
       admin_test_mail: 'Test email sent',

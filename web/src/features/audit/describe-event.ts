@@ -1,3 +1,5 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import { describeUserAgent } from '../../lib/user-agent';
 import type { SecurityEvent } from './api';
 
@@ -7,82 +9,86 @@ export function eventSource(event: Pick<SecurityEvent, 'ip' | 'userAgent'>): str
   return event.ip ? `${device}, ${event.ip}` : device;
 }
 
-const PLAIN: Record<string, string> = {
-  sign_up: 'Account created',
-  verification_requested: 'Verification email requested',
-  email_verified: 'Email verified',
-  password_reset_requested: 'Password reset requested',
-  otp_requested: 'Sign-in code requested by email',
-  password_reset: 'Password reset by email',
-  password_changed: 'Password changed',
-  email_change_requested: 'Email change requested',
-  email_changed: 'Email changed',
-  session_ended: 'Signed out another device',
-  sessions_ended: 'Signed out all other devices',
-  signed_out: 'Signed out',
-  account_deleted: 'Account deleted',
-  data_exported: 'Data downloaded',
-  second_step_required: 'Password accepted; second step asked for',
-  totp_enabled: 'Two-step sign-in turned on',
-  totp_disabled: 'Two-step sign-in turned off',
-  recovery_codes_generated: 'New recovery codes',
-  second_step_locked: 'Second step locked after wrong codes',
-  passkey_added: 'Passkey added',
-  passkey_renamed: 'Passkey renamed',
-  passkey_removed: 'Passkey removed',
-  admin_disable: 'Account disabled by an operator',
-  admin_view_as: 'Account viewed by an operator',
-  admin_view_as_ended: 'Operator stopped viewing the account',
-  viewed_as: 'Viewed as a member',
-  admin_enable: 'Account enabled by an operator',
-  admin_delete: 'Account deleted by an operator',
-  admin_make_operator: 'Made an operator',
-  admin_remove_operator: 'No longer an operator',
-  admin_give_codes: 'Invite codes given by an operator',
-  admin_revoke_code: 'Invite code revoked by an operator',
-  admin_reset_two_step: 'Two-step sign-in reset by an operator',
-  admin_resend_verification: 'Verification email resent by an operator',
-  admin_send_password_reset: 'Password reset link sent by an operator',
-  admin_mark_verified: 'Email marked verified by an operator',
-  admin_invite_sent: 'Invite sent by email',
-  admin_members_exported: 'Members exported as CSV',
-  admin_mail_retry: 'Email retried by an operator',
-  admin_test_mail: 'Test email sent',
-  admin_settings_changed: 'Settings changed',
-  admin_backup_created: 'Backup created',
-  admin_backup_uploaded: 'Backup uploaded',
-  admin_backup_downloaded: 'Backup downloaded',
-  admin_backup_deleted: 'Backup deleted',
-  admin_backup_restored: 'Backup restored',
-  provider_linked: 'Sign-in provider connected',
-  provider_unlinked: 'Sign-in provider disconnected',
+const PLAIN: Record<string, MessageDescriptor> = {
+  sign_up: msg`Account created`,
+  verification_requested: msg`Verification email requested`,
+  email_verified: msg`Email verified`,
+  password_reset_requested: msg`Password reset requested`,
+  otp_requested: msg`Sign-in code requested by email`,
+  password_reset: msg`Password reset by email`,
+  password_changed: msg`Password changed`,
+  email_change_requested: msg`Email change requested`,
+  email_changed: msg`Email changed`,
+  session_ended: msg`Signed out another device`,
+  sessions_ended: msg`Signed out all other devices`,
+  signed_out: msg`Signed out`,
+  account_deleted: msg`Account deleted`,
+  data_exported: msg`Data downloaded`,
+  second_step_required: msg`Password accepted; second step asked for`,
+  totp_enabled: msg`Two-step sign-in turned on`,
+  totp_disabled: msg`Two-step sign-in turned off`,
+  recovery_codes_generated: msg`New recovery codes`,
+  second_step_locked: msg`Second step locked after wrong codes`,
+  passkey_added: msg`Passkey added`,
+  passkey_renamed: msg`Passkey renamed`,
+  passkey_removed: msg`Passkey removed`,
+  admin_disable: msg`Account disabled by an operator`,
+  admin_view_as: msg`Account viewed by an operator`,
+  admin_view_as_ended: msg`Operator stopped viewing the account`,
+  viewed_as: msg`Viewed as a member`,
+  admin_enable: msg`Account enabled by an operator`,
+  admin_delete: msg`Account deleted by an operator`,
+  admin_make_operator: msg`Made an operator`,
+  admin_remove_operator: msg`No longer an operator`,
+  admin_give_codes: msg`Invite codes given by an operator`,
+  admin_revoke_code: msg`Invite code revoked by an operator`,
+  admin_reset_two_step: msg`Two-step sign-in reset by an operator`,
+  admin_resend_verification: msg`Verification email resent by an operator`,
+  admin_send_password_reset: msg`Password reset link sent by an operator`,
+  admin_mark_verified: msg`Email marked verified by an operator`,
+  admin_invite_sent: msg`Invite sent by email`,
+  admin_members_exported: msg`Members exported as CSV`,
+  admin_mail_retry: msg`Email retried by an operator`,
+  admin_test_mail: msg`Test email sent`,
+  admin_settings_changed: msg`Settings changed`,
+  admin_backup_created: msg`Backup created`,
+  admin_backup_uploaded: msg`Backup uploaded`,
+  admin_backup_downloaded: msg`Backup downloaded`,
+  admin_backup_deleted: msg`Backup deleted`,
+  admin_backup_restored: msg`Backup restored`,
+  provider_linked: msg`Sign-in provider connected`,
+  provider_unlinked: msg`Sign-in provider disconnected`,
 };
 
 /** Every event type the log holds, with its name in plain words (the Security Log's filter). */
-export const EVENT_TYPES: ReadonlyArray<{ type: string; words: string }> = [
-  { type: 'sign_in', words: 'Sign-in' },
-  ...Object.entries(PLAIN).map(([type, words]) => ({ type, words })),
-];
+export function eventTypes(): Array<{ type: string; words: string }> {
+  return [
+    { type: 'sign_in', words: t`Sign-in` },
+    ...Object.entries(PLAIN).map(([type, words]) => ({ type, words: i18n._(words) })),
+  ];
+}
 
 /** An event in plain words: "Signed in from Firefox on Linux, 203.0.113.7", "Password changed". */
 export function describeEvent(event: SecurityEvent): string {
   const failed = event.outcome === 'failure';
   if (event.type === 'sign_in') {
-    return `${failed ? 'Failed sign-in attempt' : 'Signed in'} from ${eventSource(event)}`;
+    const source = eventSource(event);
+    return failed ? t`Failed sign-in attempt from ${source}` : t`Signed in from ${source}`;
   }
   if (event.type === 'viewed_as' && typeof event.detail.email === 'string') {
-    return `Viewed as ${event.detail.email}`;
+    return t`Viewed as ${event.detail.email}`;
   }
   const detail = describedDetail(event);
   if (detail) return detail;
   if (event.type === 'password_changed' && failed) {
-    return 'Failed password change: wrong current password';
+    return t`Failed password change: wrong current password`;
   }
   if (event.type === 'email_changed' && failed) {
-    return 'Failed email change: wrong password';
+    return t`Failed email change: wrong password`;
   }
-  const words = PLAIN[event.type] ?? capitalize(event.type.replace(/_/g, ' '));
-  return failed ? `${words} (failed)` : words;
+  const plain = PLAIN[event.type];
+  const words = plain ? i18n._(plain) : capitalize(event.type.replace(/_/g, ' '));
+  return failed ? t`${words} (failed)` : words;
 }
 
 /**
@@ -95,15 +101,17 @@ function describedDetail(event: SecurityEvent): string | undefined {
     const value = event.detail[key];
     return typeof value === 'string' && value ? value : undefined;
   };
-  const words = PLAIN[event.type];
-  if (!words || event.outcome === 'failure') return undefined;
+  const plain = PLAIN[event.type];
+  if (!plain || event.outcome === 'failure') return undefined;
+  const words = i18n._(plain);
   if (event.type === 'admin_settings_changed' && text('fields')) {
     return `${words}: ${text('fields')}`;
   }
   if (event.type.startsWith('admin_backup_') && text('backup')) {
     return `${words}: ${text('backup')}`;
   }
-  if (event.type === 'admin_test_mail' && text('to')) return `${words} to ${text('to')}`;
+  const to = text('to');
+  if (event.type === 'admin_test_mail' && to) return t`${words} to ${to}`;
   return undefined;
 }
 

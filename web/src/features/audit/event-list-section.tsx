@@ -3,7 +3,7 @@ import { formatDateTime, serverDate } from '../../lib/dates';
 import type { SecurityEvent } from './api';
 import { describeEvent, eventSource } from './describe-event';
 
-export { EVENT_TYPES } from './describe-event';
+export { eventTypes } from './describe-event';
 
 /**
  * Security events in plain words, newest first: what, when and from where (the operator console's

@@ -1,3 +1,4 @@
+import { intlLocale } from '../../lib/i18n';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { shouldRetry } from '../../lib/query-client';
 import type { ChangelogEntry } from './schema';
@@ -74,5 +75,5 @@ export function formatReleaseDate(date: string): string {
   if (!match) return date;
   const day = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
   if (Number.isNaN(day.getTime())) return date;
-  return day.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+  return day.toLocaleDateString(intlLocale(), { year: 'numeric', month: 'long', day: 'numeric' });
 }

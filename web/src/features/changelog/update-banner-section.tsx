@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { NavButton } from '../../components/ui/nav-button';
@@ -30,17 +32,20 @@ export function UpdateBannerSection() {
       className="relative rounded-xl border border-blue-300 bg-blue-50 p-4 pr-14 text-blue-950 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-50"
     >
       <h2 id="update-banner-title" className="font-semibold">
-        New Update
+        <Trans>New Update</Trans>
       </h2>
       <p className="mt-1 break-words">
-        <span className="font-semibold">v{latest.version}</span>: {latest.title}
+        <span className="font-semibold">
+          <Trans>v{latest.version}</Trans>
+        </span>
+        : <span lang="en">{latest.title}</span>
       </p>
       <NavButton to="/whats-new" className="mt-3" onClick={markViewed}>
-        View What&apos;s New
+        <Trans>View What&apos;s New</Trans>
       </NavButton>
       <Button
         variant="ghost"
-        aria-label="Dismiss update"
+        aria-label={t`Dismiss update`}
         className="absolute top-2 right-2 size-11 px-0 text-xl text-blue-950 dark:text-blue-50 dark:hover:bg-blue-900"
         onClick={markViewed}
       >

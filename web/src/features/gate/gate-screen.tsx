@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { GatePassAnswer } from '../../../../contract/gate';
@@ -14,7 +16,7 @@ import { pb } from '../../lib/pb';
  * first (any way in) and comes back; a signed-in member gets the gate cookie and goes back.
  */
 export function GateScreen() {
-  usePageTitle('Sign In to an App');
+  usePageTitle(t`Sign In to an App`);
   const auth = useAuth();
   const user = auth.user();
   const navigate = useNavigate();
@@ -38,23 +40,23 @@ export function GateScreen() {
       body: { redirect },
     }).then(
       (answer) => window.location.replace(answer.redirect),
-      (err: unknown) => setError(serverText(err) ?? 'Something went wrong. Please try again.'),
+      (err: unknown) => setError(serverText(err) ?? t`Something went wrong. Please try again.`),
     );
   }, [navigate, redirect, user]);
 
   if (!error) {
     return (
       <ScreenShell>
-        <ScreenHeader title="Signing in…" />
-        <Spinner label="Signing in" />
+        <ScreenHeader title={t`Signing in…`} />
+        <Spinner label={t`Signing in`} />
       </ScreenShell>
     );
   }
   return (
     <ScreenShell>
-      <ScreenHeader title="You Cannot Go There" description={error} />
+      <ScreenHeader title={t`You Cannot Go There`} description={error} />
       <Link to="/home" className={buttonClass('secondary', 'self-start')}>
-        Go to Home
+        <Trans>Go to Home</Trans>
       </Link>
     </ScreenShell>
   );

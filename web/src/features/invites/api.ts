@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { statusOf } from '../../lib/api-error';
@@ -86,12 +88,11 @@ export async function generateInviteCodes(): Promise<GeneratedCodesAnswer> {
   return pb.send('/api/invite-codes/generate', { method: 'POST' });
 }
 
-export const FORBIDDEN_GENERATE_MESSAGE =
-  'Only the initial user can generate unlimited invite codes.';
+export const FORBIDDEN_GENERATE_MESSAGE = msg`Only the initial user can generate unlimited invite codes.`;
 
 export function generateErrorMessage(err: unknown): string {
-  if (statusOf(err) === 403) return FORBIDDEN_GENERATE_MESSAGE;
-  return serverText(err) ?? 'Failed to generate invite codes.';
+  if (statusOf(err) === 403) return i18n._(FORBIDDEN_GENERATE_MESSAGE);
+  return serverText(err) ?? t`Failed to generate invite codes.`;
 }
 
 export function useGenerateInviteCodes(userId: string) {

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { appName, inviteLink } from '../../lib/app-config';
@@ -7,7 +9,7 @@ export const COPIED_MS = 2000;
 
 export function CopyInviteButton({
   code,
-  label = 'Copy Invite',
+  label = t`Copy Invite`,
   describedBy,
   onError,
   onCopied,
@@ -45,7 +47,7 @@ export function CopyInviteButton({
       aria-describedby={describedBy}
       onClick={onCopy}
     >
-      {copied ? 'Copied' : label}
+      {copied ? t`Copied` : label}
     </Button>
   );
 }
@@ -73,8 +75,8 @@ export function ShareInviteButton({
   async function onShare() {
     try {
       await navigator.share({
-        title: `Join me on ${appName()}`,
-        text: `Here is an invite to ${appName()}.`,
+        title: t`Join me on ${appName()}`,
+        text: t`Here is an invite to ${appName()}.`,
         url: inviteLink(code),
       });
     } catch {
@@ -90,7 +92,7 @@ export function ShareInviteButton({
       aria-describedby={describedBy}
       onClick={onShare}
     >
-      Share
+      <Trans>Share</Trans>
     </Button>
   );
 }

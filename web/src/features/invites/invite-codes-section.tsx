@@ -1,3 +1,5 @@
+import { plural, t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useId, useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -26,7 +28,10 @@ export function InviteCodesSection({ user }: { user: UserRecord }) {
     generate.mutate(undefined, {
       onSuccess: (result) =>
         setNotice(
-          `Generated ${result.generated} new invite ${result.generated === 1 ? 'code' : 'codes'}.`,
+          plural(result.generated, {
+            one: 'Generated # new invite code.',
+            other: 'Generated # new invite codes.',
+          }),
         ),
       onError: (err) => setError(generateErrorMessage(err)),
     });
@@ -34,7 +39,7 @@ export function InviteCodesSection({ user }: { user: UserRecord }) {
 
   const generateButton = (label: string) => (
     <Button onClick={onGenerate} disabled={generate.isPending} className="min-w-40">
-      {generate.isPending ? 'Generating...' : label}
+      {generate.isPending ? t`Generating...` : label}
     </Button>
   );
 
@@ -42,14 +47,16 @@ export function InviteCodesSection({ user }: { user: UserRecord }) {
     <Card aria-labelledby={headingId} className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id={headingId} className="text-lg font-semibold">
-          Invite Codes
+          <Trans>Invite Codes</Trans>
         </h2>
-        {isInitialUser ? generateButton('Generate 5 More') : null}
+        {isInitialUser ? generateButton(t`Generate 5 More`) : null}
       </div>
       <div>
         <p className="text-sm text-slate-700 dark:text-slate-300">
-          Each code lets one person create an account. Copy Invite copies a sign-up link with the
-          code in it.
+          <Trans>
+            Each code lets one person create an account. Copy Invite copies a sign-up link with the
+            code in it.
+          </Trans>
         </p>
         <LiveMessage tone="success" alertClassName="mt-3">
           {notice}
@@ -59,13 +66,17 @@ export function InviteCodesSection({ user }: { user: UserRecord }) {
         </LiveMessage>
       </div>
       {codes.isPending ? (
-        <p className="text-sm text-slate-700 dark:text-slate-300">Loading invite codes...</p>
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          <Trans>Loading invite codes...</Trans>
+        </p>
       ) : null}
       {codes.isSuccess && codes.data.codes.length === 0 ? (
-        <p className="text-slate-700 dark:text-slate-300">No invite codes available.</p>
+        <p className="text-slate-700 dark:text-slate-300">
+          <Trans>No invite codes available.</Trans>
+        </p>
       ) : null}
       {codes.isSuccess && codes.data.codes.length > 0 ? (
-        <ul className="flex flex-col gap-2" aria-label="Your invite codes">
+        <ul className="flex flex-col gap-2" aria-label={t`Your invite codes`}>
           {codes.data.codes.map((invite) => (
             <li
               key={invite.id}
@@ -81,7 +92,7 @@ export function InviteCodesSection({ user }: { user: UserRecord }) {
                 {marks.of(invite.code) ? (
                   <span className="flex items-center gap-1 text-xs font-medium text-green-800 dark:text-green-300">
                     <span aria-hidden="true">✓</span>
-                    {marks.of(invite.code) === 'shared' ? 'Link shared' : 'Link copied'}
+                    {marks.of(invite.code) === 'shared' ? t`Link shared` : t`Link copied`}
                   </span>
                 ) : null}
               </div>
@@ -91,7 +102,7 @@ export function InviteCodesSection({ user }: { user: UserRecord }) {
                   describedBy={`${listId}-${invite.id}`}
                   onCopied={() => marks.mark(invite.code, 'copied')}
                   onError={(link) =>
-                    setError(`Could not copy automatically. Your invite link: ${link}`)
+                    setError(t`Could not copy automatically. Your invite link: ${link}`)
                   }
                 />
                 {share ? (
@@ -107,7 +118,7 @@ export function InviteCodesSection({ user }: { user: UserRecord }) {
         </ul>
       ) : null}
       {/* docs/product.md gives the initial user both buttons; each generates 5 codes. */}
-      {isInitialUser ? <div>{generateButton('Generate Codes')}</div> : null}
+      {isInitialUser ? <div>{generateButton(t`Generate Codes`)}</div> : null}
       {codes.isSuccess ? <JoinedList used={codes.data.used} headingId={joinedId} /> : null}
     </Card>
   );

@@ -1,3 +1,5 @@
+import { plural, t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
@@ -29,8 +31,9 @@ export function InvitesLeftSection({ user }: { user: UserRecord }) {
 
   const next = codes.data?.codes[0];
   const left = codes.data?.codes.length ?? 0;
+  const codesWord = plural(left, { one: 'invite code', other: 'invite codes' });
   return (
-    <TitledCard title="Your Invites" description="Each invite code lets one person join.">
+    <TitledCard title={t`Your Invites`} description={t`Each invite code lets one person join.`}>
       <QueryStatus
         query={codes}
         loading="Loading invite codes..."
@@ -42,37 +45,41 @@ export function InvitesLeftSection({ user }: { user: UserRecord }) {
           {next ? (
             <div className="flex flex-col gap-3">
               <p>
-                You have <strong>{left}</strong> invite {left === 1 ? 'code' : 'codes'} left.
+                <Trans>
+                  You have <strong>{left}</strong> {codesWord} left.
+                </Trans>
               </p>
               <div className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-slate-200 px-3 py-2 dark:border-slate-700">
                 <div className="flex min-w-0 flex-col gap-1">
-                  <span className="text-sm text-slate-700 dark:text-slate-300">Your next code</span>
+                  <span className="text-sm text-slate-700 dark:text-slate-300">
+                    <Trans>Your next code</Trans>
+                  </span>
                   <code id={codeId} className="font-mono text-sm font-semibold wrap-anywhere">
                     {next.code}
                   </code>
                   {marks.of(next.code) ? (
                     <span className="flex items-center gap-1 text-xs font-medium text-green-800 dark:text-green-300">
                       <span aria-hidden="true">✓</span>
-                      {marks.of(next.code) === 'shared' ? 'Link shared' : 'Link copied'}
+                      {marks.of(next.code) === 'shared' ? t`Link shared` : t`Link copied`}
                     </span>
                   ) : null}
                 </div>
                 <CopyInviteButton
                   code={next.code}
-                  label="Copy Link"
+                  label={t`Copy Link`}
                   describedBy={codeId}
                   onCopied={() => {
                     setError(null);
                     marks.mark(next.code, 'copied');
                   }}
                   onError={(link) =>
-                    setError(`Could not copy automatically. Your invite link: ${link}`)
+                    setError(t`Could not copy automatically. Your invite link: ${link}`)
                   }
                 />
               </div>
               <p className="text-sm">
                 <Link to="/profile" className={textLink}>
-                  See all your invite codes
+                  <Trans>See all your invite codes</Trans>
                 </Link>
               </p>
             </div>
@@ -90,16 +97,22 @@ function NoCodesLeft({ user }: { user: UserRecord }) {
   if (user.isInitialUser === true) {
     return (
       <p>
-        You have no invite codes left.{' '}
-        <Link to="/profile" className={textLink}>
-          Generate more on your Profile
-        </Link>
-        .
+        <Trans>
+          You have no invite codes left.{' '}
+          <Link to="/profile" className={textLink}>
+            Generate more on your Profile
+          </Link>
+          .
+        </Trans>
       </p>
     );
   }
   return (
-    <p>You have no invite codes left. If you need more, ask the person who runs this community.</p>
+    <p>
+      <Trans>
+        You have no invite codes left. If you need more, ask the person who runs this community.
+      </Trans>
+    </p>
   );
 }
 
@@ -114,7 +127,7 @@ function RecentJoiners({ used, headingId }: { used: UsedInviteCode[]; headingId:
     <JoinedList
       used={shown}
       headingId={headingId}
-      title="Joined Recently"
+      title={t`Joined Recently`}
       when={(row) => (
         <>
           Joined{' '}
@@ -127,7 +140,7 @@ function RecentJoiners({ used, headingId }: { used: UsedInviteCode[]; headingId:
       {joined.length > shown.length ? (
         <p className="text-sm">
           <Link to="/profile" className={textLink}>
-            See everyone who joined with your codes
+            <Trans>See everyone who joined with your codes</Trans>
           </Link>
         </p>
       ) : null}

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { Avatar } from '../../components/avatar';
 import { formatDateTime } from '../../lib/dates';
@@ -5,8 +7,8 @@ import type { UsedInviteCode } from './api';
 
 /** Who a row names: their name, else the email they show, else words for neither. */
 export function whoJoined(used: UsedInviteCode): string {
-  if (!used.member) return 'An account that has since been deleted';
-  return used.member.name || used.member.email || 'Someone who has not added a name';
+  if (!used.member) return t`An account that has since been deleted`;
+  return used.member.name || used.member.email || t`Someone who has not added a name`;
 }
 
 /**
@@ -17,7 +19,7 @@ export function whoJoined(used: UsedInviteCode): string {
 export function JoinedList({
   used,
   headingId,
-  title = 'Joined with Your Codes',
+  title = t`Joined with Your Codes`,
   when = (row) => (
     <>
       Joined {formatDateTime(row.usedAt)} with{' '}
@@ -41,7 +43,7 @@ export function JoinedList({
       </h3>
       {used.length === 0 ? (
         <p className="text-sm text-slate-700 dark:text-slate-300">
-          Nobody has joined with your codes yet. When someone does, they show here.
+          <Trans>Nobody has joined with your codes yet. When someone does, they show here.</Trans>
         </p>
       ) : (
         <ul className="flex flex-col gap-2" aria-labelledby={headingId}>

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
@@ -27,8 +29,8 @@ export function AuthorizeScreen({ uid }: { uid: string }) {
   const [error, setError] = useState<string | null>(null);
   const started = useRef(false);
   const data = details.data;
-  const app = data?.app.name ?? 'The app';
-  usePageTitle(data?.prompt === 'consent' ? `Allow ${app}` : 'Sign In to an App');
+  const app = data?.app.name ?? t`The app`;
+  usePageTitle(data?.prompt === 'consent' ? t`Allow ${app}` : t`Sign In to an App`);
 
   async function go(step: InteractionStep) {
     setBusy(step);
@@ -37,7 +39,7 @@ export function AuthorizeScreen({ uid }: { uid: string }) {
       window.location.assign(await completeStep(uid, step));
     } catch (err) {
       setBusy(null);
-      setError(serverText(err) ?? 'Something went wrong. Please try again.');
+      setError(serverText(err) ?? t`Something went wrong. Please try again.`);
     }
   }
 
@@ -53,9 +55,9 @@ export function AuthorizeScreen({ uid }: { uid: string }) {
   if (details.isPending || signInNow) {
     return (
       <ScreenShell>
-        <ScreenHeader title={`Signing in to ${data ? app : 'the app'}…`} />
+        <ScreenHeader title={t`Signing in to ${data ? app : 'the app'}…`} />
         <LiveMessage tone="error">{error}</LiveMessage>
-        {error ? null : <Spinner label="Signing in" />}
+        {error ? null : <Spinner label={t`Signing in`} />}
       </ScreenShell>
     );
   }
@@ -65,15 +67,15 @@ export function AuthorizeScreen({ uid }: { uid: string }) {
     return (
       <ScreenShell>
         <ScreenHeader
-          title={expired ? 'This Sign-In Has Expired' : 'Something Went Wrong'}
+          title={expired ? t`This Sign-In Has Expired` : t`Something Went Wrong`}
           description={
             expired
-              ? 'Go back to the app and sign in again.'
-              : (serverText(details.error) ?? 'Please try again.')
+              ? t`Go back to the app and sign in again.`
+              : (serverText(details.error) ?? t`Please try again.`)
           }
         />
         <Link to={user ? '/home' : '/'} className={buttonClass('secondary', 'self-start')}>
-          {user ? 'Go to Home' : 'Go to Login'}
+          {user ? t`Go to Home` : t`Go to Login`}
         </Link>
       </ScreenShell>
     );
@@ -81,7 +83,7 @@ export function AuthorizeScreen({ uid }: { uid: string }) {
 
   const back = (
     <Button variant="secondary" disabled={busy !== null} onClick={() => void go('abort')}>
-      {busy === 'abort' ? 'Going back…' : `Back to ${app}`}
+      {busy === 'abort' ? t`Going back…` : t`Back to ${app}`}
     </Button>
   );
 
@@ -89,19 +91,21 @@ export function AuthorizeScreen({ uid }: { uid: string }) {
     return (
       <ScreenShell>
         <ScreenHeader
-          title={`Sign in to continue to ${app}`}
+          title={t`Sign in to continue to ${app}`}
           description={`${app} uses your ${appName()} membership.`}
         />
         <Card className="flex flex-col gap-4">
           <LiveMessage tone="error">{error}</LiveMessage>
           <p className="text-slate-700 dark:text-slate-300">
-            Membership is by invitation: if you have no account, ask a member for an invite.
+            <Trans>
+              Membership is by invitation: if you have no account, ask a member for an invite.
+            </Trans>
           </p>
           <div className="flex flex-wrap gap-3">
             <Button
               onClick={() => void navigate({ to: '/', search: { redirect: `/authorize/${uid}` } })}
             >
-              Sign In
+              <Trans>Sign In</Trans>
             </Button>
             {back}
           </div>
@@ -115,7 +119,7 @@ export function AuthorizeScreen({ uid }: { uid: string }) {
       <ScreenShell>
         <ScreenHeader
           title={`${app} is for operators only`}
-          description="Your membership does not include it."
+          description={t`Your membership does not include it.`}
         />
         <LiveMessage tone="error">{error}</LiveMessage>
         <div className="flex flex-wrap gap-3">{back}</div>
@@ -125,21 +129,25 @@ export function AuthorizeScreen({ uid }: { uid: string }) {
 
   return (
     <ScreenShell>
-      <ScreenHeader title={`Allow ${app}?`} />
+      <ScreenHeader title={t`Allow ${app}?`} />
       <Card className="flex flex-col gap-4">
         <LiveMessage tone="error">{error}</LiveMessage>
         <p>
-          <strong>{app}</strong> will know your name and email.
+          <Trans>
+            <strong>{app}</strong> will know your name and email.
+          </Trans>
         </p>
         <p className="text-sm text-slate-700 dark:text-slate-300">
-          Signed in as {user.email}. You can stop sharing in Settings, under Connected Apps.
+          <Trans>
+            Signed in as {user.email}. You can stop sharing in Settings, under Connected Apps.
+          </Trans>
         </p>
         <div className="flex flex-wrap gap-3">
           <Button disabled={busy !== null} onClick={() => void go('consent')}>
-            {busy === 'consent' ? 'Allowing…' : 'Allow'}
+            {busy === 'consent' ? t`Allowing…` : t`Allow`}
           </Button>
           <Button variant="secondary" disabled={busy !== null} onClick={() => void go('abort')}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
         </div>
       </Card>

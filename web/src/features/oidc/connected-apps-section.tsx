@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useId, useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -27,19 +29,19 @@ export function ConnectedAppsSection({ user }: { user: UserRecord }) {
     setError(null);
     revoke.mutate(id, {
       onSuccess: () => setNotice(`${name} no longer knows your name and email.`),
-      onError: (err) => setError(serverText(err) ?? `Failed to stop sharing with ${name}.`),
+      onError: (err) => setError(serverText(err) ?? t`Failed to stop sharing with ${name}.`),
     });
   }
 
   return (
     <TitledCard
-      title="Connected Apps"
-      description="Apps you signed in to with your membership. They know your name and email."
+      title={t`Connected Apps`}
+      description={t`Apps you signed in to with your membership. They know your name and email.`}
     >
       <LiveMessage tone="success">{notice}</LiveMessage>
       <LiveMessage tone="error">{error}</LiveMessage>
       {items.length > 0 ? (
-        <ul className="flex flex-col gap-2" aria-label="Connected apps">
+        <ul className="flex flex-col gap-2" aria-label={t`Connected apps`}>
           {items.map((app) => {
             const nameId = `${listId}-${app.id}`;
             return (
@@ -52,7 +54,10 @@ export function ConnectedAppsSection({ user }: { user: UserRecord }) {
                     {app.name}
                   </span>
                   <span className="text-sm text-slate-700 dark:text-slate-300">
-                    Allowed {formatDateTime(app.created)} · last used {formatDateTime(app.lastUsed)}
+                    <Trans>
+                      Allowed {formatDateTime(app.created)} · last used{' '}
+                      {formatDateTime(app.lastUsed)}
+                    </Trans>
                   </span>
                 </div>
                 <Button
@@ -62,7 +67,9 @@ export function ConnectedAppsSection({ user }: { user: UserRecord }) {
                   disabled={revoke.isPending}
                   onClick={() => onRevoke(app.id, app.name)}
                 >
-                  {revoke.isPending && revoke.variables === app.id ? 'Stopping...' : 'Stop Sharing'}
+                  {revoke.isPending && revoke.variables === app.id
+                    ? t`Stopping...`
+                    : t`Stop Sharing`}
                 </Button>
               </li>
             );

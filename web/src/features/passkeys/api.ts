@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import {
   startRegistration,
   type PublicKeyCredentialCreationOptionsJSON,
@@ -93,34 +95,33 @@ export function useRemovePasskey(userId: string) {
   return useMutation({ mutationFn: removePasskey, onSettled: refresh });
 }
 
-export const ADD_DISMISSED_MESSAGE = 'No passkey was added. You can try again at any time.';
-export const ALREADY_ADDED_MESSAGE =
-  'This device or security key already has a passkey for your account.';
-export const PASSKEY_GONE_MESSAGE = 'This passkey was already removed.';
+export const ADD_DISMISSED_MESSAGE = msg`No passkey was added. You can try again at any time.`;
+export const ALREADY_ADDED_MESSAGE = msg`This device or security key already has a passkey for your account.`;
+export const PASSKEY_GONE_MESSAGE = msg`This passkey was already removed.`;
 
 /** What Add a Passkey says when it did not add one: calm (`info`) when the member chose so. */
 export function addPasskeyProblem(err: unknown): { tone: 'info' | 'error'; text: string } {
-  if (isDismissed(err)) return { tone: 'info', text: ADD_DISMISSED_MESSAGE };
+  if (isDismissed(err)) return { tone: 'info', text: i18n._(ADD_DISMISSED_MESSAGE) };
   // The browser found one of the member's passkeys on this authenticator (excludeCredentials).
   if ((err as { name?: unknown } | null)?.name === 'InvalidStateError') {
-    return { tone: 'info', text: ALREADY_ADDED_MESSAGE };
+    return { tone: 'info', text: i18n._(ALREADY_ADDED_MESSAGE) };
   }
   if (fieldCodeOf(err, 'response')) {
-    return { tone: 'error', text: 'The passkey could not be added. Please try again.' };
+    return { tone: 'error', text: t`The passkey could not be added. Please try again.` };
   }
   // The browser's own words (a WebAuthn error) mean nothing to a member; the server's do.
   const said = statusOf(err) === undefined ? undefined : serverText(err);
-  return { tone: 'error', text: said ?? 'Failed to add a passkey. Please try again.' };
+  return { tone: 'error', text: said ?? t`Failed to add a passkey. Please try again.` };
 }
 
 export function renamePasskeyErrorMessage(err: unknown): string {
-  if (statusOf(err) === 404) return PASSKEY_GONE_MESSAGE;
+  if (statusOf(err) === 404) return i18n._(PASSKEY_GONE_MESSAGE);
   return (
-    fieldText(err, 'name') ?? serverText(err) ?? 'Failed to rename the passkey. Please try again.'
+    fieldText(err, 'name') ?? serverText(err) ?? t`Failed to rename the passkey. Please try again.`
   );
 }
 
 export function removePasskeyErrorMessage(err: unknown): string {
-  if (statusOf(err) === 404) return PASSKEY_GONE_MESSAGE;
-  return serverText(err) ?? 'Failed to remove the passkey. Please try again.';
+  if (statusOf(err) === 404) return i18n._(PASSKEY_GONE_MESSAGE);
+  return serverText(err) ?? t`Failed to remove the passkey. Please try again.`;
 }

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -49,7 +51,7 @@ export function PasskeysSection({ user }: { user: UserRecord }) {
       onSuccess: (passkey) =>
         setMessage({
           tone: 'success',
-          text: `Passkey added as "${passkey.name}". You can now sign in with it.`,
+          text: t`Passkey added as "${passkey.name}". You can now sign in with it.`,
         }),
       onError: (err) => setMessage(addPasskeyProblem(err)),
     });
@@ -57,8 +59,8 @@ export function PasskeysSection({ user }: { user: UserRecord }) {
 
   return (
     <TitledCard
-      title="Passkeys"
-      description="Sign in with your fingerprint, face, screen lock or a security key instead of your password. A passkey is all you need: no code is asked."
+      title={t`Passkeys`}
+      description={t`Sign in with your fingerprint, face, screen lock or a security key instead of your password. A passkey is all you need: no code is asked.`}
     >
       <LiveMessage tone="success">{message?.tone === 'success' ? message.text : null}</LiveMessage>
       <LiveMessage tone="info">{message?.tone === 'info' ? message.text : null}</LiveMessage>
@@ -66,13 +68,15 @@ export function PasskeysSection({ user }: { user: UserRecord }) {
       <QueryStatus
         query={passkeys}
         loading="Loading passkeys..."
-        failed={"We couldn't load your passkeys. Please try again later."}
+        failed={t`We couldn't load your passkeys. Please try again later.`}
       />
       {passkeys.isSuccess && passkeys.data.length === 0 ? (
-        <p className="text-sm text-slate-700 dark:text-slate-300">You have no passkeys yet.</p>
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          <Trans>You have no passkeys yet.</Trans>
+        </p>
       ) : null}
       {passkeys.isSuccess && passkeys.data.length > 0 ? (
-        <ul className="flex flex-col gap-2" aria-label="Your passkeys">
+        <ul className="flex flex-col gap-2" aria-label={t`Your passkeys`}>
           {passkeys.data.map((passkey) => (
             <PasskeyRow
               key={passkey.id}
@@ -114,12 +118,12 @@ export function PasskeysSection({ user }: { user: UserRecord }) {
             disabled={add.isPending}
             onClick={onAdd}
           >
-            {add.isPending ? 'Adding...' : 'Add a Passkey'}
+            {add.isPending ? t`Adding...` : t`Add a Passkey`}
           </Button>
         </div>
       ) : (
         <p className="text-sm text-slate-700 dark:text-slate-300">
-          This browser cannot make passkeys. Try another browser or device.
+          <Trans>This browser cannot make passkeys. Try another browser or device.</Trans>
         </p>
       )}
     </TitledCard>
@@ -171,10 +175,14 @@ function PasskeyRow({
               {passkey.name}
             </p>
             <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5 text-sm text-slate-700 dark:text-slate-300">
-              <dt>Added</dt>
+              <dt>
+                <Trans>Added</Trans>
+              </dt>
               <dd>{formatDateTime(passkey.created)}</dd>
-              <dt>Last used</dt>
-              <dd>{passkey.lastUsed ? formatDateTime(passkey.lastUsed) : 'Never'}</dd>
+              <dt>
+                <Trans>Last used</Trans>
+              </dt>
+              <dd>{passkey.lastUsed ? formatDateTime(passkey.lastUsed) : t`Never`}</dd>
             </dl>
           </div>
           {mode === 'remove' ? null : (
@@ -186,7 +194,7 @@ function PasskeyRow({
                 aria-describedby={nameId}
                 onClick={() => onMode('rename')}
               >
-                Rename
+                <Trans>Rename</Trans>
               </Button>
               <Button
                 variant="secondary"
@@ -194,7 +202,7 @@ function PasskeyRow({
                 aria-describedby={nameId}
                 onClick={() => onMode('remove')}
               >
-                Remove
+                <Trans>Remove</Trans>
               </Button>
             </div>
           )}
@@ -235,11 +243,11 @@ function RenameForm({
   const form = useFormSubmit({
     check: () => {
       const trimmed = name.trim();
-      if (!trimmed) return { field: 'name' as const, message: 'Please enter a name.' };
+      if (!trimmed) return { field: 'name' as const, message: t`Please enter a name.` };
       if (trimmed.length > MAX_PASSKEY_NAME) {
         return {
           field: 'name' as const,
-          message: `The name can be at most ${MAX_PASSKEY_NAME} characters.`,
+          message: t`The name can be at most ${MAX_PASSKEY_NAME} characters.`,
         };
       }
       return null;
@@ -247,7 +255,7 @@ function RenameForm({
     fields: refs,
     submit: async () => {
       const renamed = await rename.mutateAsync({ id: passkey.id, name });
-      onDone({ tone: 'success', text: `Passkey renamed to "${renamed.name}".` });
+      onDone({ tone: 'success', text: t`Passkey renamed to "${renamed.name}".` });
     },
     failure: renamePasskeyErrorMessage,
   });
@@ -256,13 +264,13 @@ function RenameForm({
     <form
       noValidate
       onSubmit={form.onSubmit}
-      aria-label={`Rename the passkey ${passkey.name}`}
+      aria-label={t`Rename the passkey ${passkey.name}`}
       className="flex flex-col gap-3"
     >
       <LiveMessage tone="error">{form.error}</LiveMessage>
       <Field
         ref={refs.name}
-        label="Passkey Name"
+        label={t`Passkey Name`}
         name="name"
         type="text"
         autoComplete="off"
@@ -273,7 +281,7 @@ function RenameForm({
       />
       <div className="flex flex-col gap-3 sm:flex-row">
         <Button type="submit" className="w-full sm:w-auto sm:min-w-32" disabled={form.busy}>
-          {form.busy ? 'Saving...' : 'Save'}
+          {form.busy ? t`Saving...` : t`Save`}
         </Button>
         <Button
           variant="secondary"
@@ -281,7 +289,7 @@ function RenameForm({
           disabled={form.busy}
           onClick={onCancel}
         >
-          Cancel
+          <Trans>Cancel</Trans>
         </Button>
       </div>
     </form>
@@ -305,8 +313,10 @@ function RemoveQuestion({
   return (
     <div className="flex flex-col gap-3">
       <p ref={questionRef} tabIndex={-1} className="text-sm focus:outline-none">
-        <span className="font-semibold">Remove this passkey?</span> It will no longer sign you in.
-        Remove it from your device or password manager too.
+        <Trans>
+          <span className="font-semibold">Remove this passkey?</span> It will no longer sign you in.
+          Remove it from your device or password manager too.
+        </Trans>
       </p>
       <LiveMessage tone="error">{error}</LiveMessage>
       <div className="flex flex-col gap-3 sm:flex-row">
@@ -316,7 +326,7 @@ function RemoveQuestion({
           disabled={busy}
           onClick={onConfirm}
         >
-          {busy ? 'Removing...' : 'Yes, Remove'}
+          {busy ? t`Removing...` : t`Yes, Remove`}
         </Button>
         <Button
           variant="secondary"
@@ -324,7 +334,7 @@ function RemoveQuestion({
           disabled={busy}
           onClick={onCancel}
         >
-          Cancel
+          <Trans>Cancel</Trans>
         </Button>
       </div>
     </div>

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useId, useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -56,7 +58,7 @@ function ConnectedAccounts({ user }: { user: UserRecord }) {
     disconnect.mutate(name, {
       onSuccess: () => setNotice(`${displayName} disconnected.`),
       onError: (err) =>
-        setError(serverText(err) ?? `Failed to disconnect ${displayName}. Please try again.`),
+        setError(serverText(err) ?? t`Failed to disconnect ${displayName}. Please try again.`),
     });
   }
 
@@ -64,18 +66,18 @@ function ConnectedAccounts({ user }: { user: UserRecord }) {
 
   return (
     <TitledCard
-      title="Connected Accounts"
-      description="Sign in with an account you already have elsewhere."
+      title={t`Connected Accounts`}
+      description={t`Sign in with an account you already have elsewhere.`}
     >
       <LiveMessage tone="success">{notice}</LiveMessage>
       <LiveMessage tone="error">{error}</LiveMessage>
       <QueryStatus
         query={connected}
         loading="Loading connected accounts..."
-        failed={"We couldn't load your connected accounts. Please try again later."}
+        failed={t`We couldn't load your connected accounts. Please try again later.`}
       />
       {connected.isSuccess ? (
-        <ul className="flex flex-col gap-2" aria-label="Sign-in providers">
+        <ul className="flex flex-col gap-2" aria-label={t`Sign-in providers`}>
           {providers.map((p) => {
             const link = connected.data.items.find((i) => i.name === p.name);
             const nameId = `${listId}-${p.name}`;
@@ -90,12 +92,14 @@ function ConnectedAccounts({ user }: { user: UserRecord }) {
                     {p.displayName}
                   </span>
                   <span className="text-sm text-slate-700 dark:text-slate-300">
-                    {link ? `Connected ${formatDateTime(link.created)}` : 'Not connected'}
+                    {link ? t`Connected ${formatDateTime(link.created)}` : t`Not connected`}
                   </span>
                   {link && !link.canDisconnect ? (
                     <span className="text-sm text-slate-700 dark:text-slate-300">
-                      Your only way to sign in: set a password (Forgot password on the login screen)
-                      before disconnecting it.
+                      <Trans>
+                        Your only way to sign in: set a password (Forgot password on the login
+                        screen) before disconnecting it.
+                      </Trans>
                     </span>
                   ) : null}
                 </div>
@@ -107,7 +111,7 @@ function ConnectedAccounts({ user }: { user: UserRecord }) {
                     disabled={busy || !link.canDisconnect}
                     onClick={() => onDisconnect(p.name, p.displayName)}
                   >
-                    {ending ? 'Disconnecting...' : 'Disconnect'}
+                    {ending ? t`Disconnecting...` : t`Disconnect`}
                   </Button>
                 ) : (
                   <Button
@@ -117,7 +121,7 @@ function ConnectedAccounts({ user }: { user: UserRecord }) {
                     disabled={busy}
                     onClick={() => void onConnect(p.name, p.displayName)}
                   >
-                    {connecting === p.name ? 'Connecting...' : 'Connect'}
+                    {connecting === p.name ? t`Connecting...` : t`Connect`}
                   </Button>
                 )}
               </li>

@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import {
   startAuthentication,
   type PublicKeyCredentialRequestOptionsJSON,
@@ -67,12 +69,11 @@ export async function confirmWithPasskey(): Promise<void> {
   await confirmWith({ response });
 }
 
-export const WRONG_PASSWORD_MESSAGE = "That password isn't right.";
-export const WRONG_CODE_MESSAGE = "That code isn't right or has expired.";
-export const TOO_MANY_MESSAGE = 'Too many tries. Wait a few minutes and try again.';
-export const PASSKEY_REFUSED_MESSAGE =
-  "That passkey wasn't accepted. Try again or use another way.";
-export const PASSKEY_DISMISSED_MESSAGE = 'No passkey was used. You can try again.';
+export const WRONG_PASSWORD_MESSAGE = msg`That password isn't right.`;
+export const WRONG_CODE_MESSAGE = msg`That code isn't right or has expired.`;
+export const TOO_MANY_MESSAGE = msg`Too many tries. Wait a few minutes and try again.`;
+export const PASSKEY_REFUSED_MESSAGE = msg`That passkey wasn't accepted. Try again or use another way.`;
+export const PASSKEY_DISMISSED_MESSAGE = msg`No passkey was used. You can try again.`;
 
 /**
  * A proof that did not confirm, in words: under its field (`field`) when the proof itself was
@@ -84,27 +85,28 @@ export function reauthProblem(err: unknown): {
   tone: 'error' | 'info';
 } {
   const only = (form: string, tone: 'error' | 'info' = 'error') => ({ field: null, form, tone });
-  if (statusOf(err) === 429) return only(TOO_MANY_MESSAGE);
+  if (statusOf(err) === 429) return only(i18n._(TOO_MANY_MESSAGE));
   if (fieldCodeOf(err, 'password'))
-    return { field: WRONG_PASSWORD_MESSAGE, form: null, tone: 'error' };
-  if (fieldCodeOf(err, 'code')) return { field: WRONG_CODE_MESSAGE, form: null, tone: 'error' };
-  if (fieldCodeOf(err, 'response')) return only(PASSKEY_REFUSED_MESSAGE);
+    return { field: i18n._(WRONG_PASSWORD_MESSAGE), form: null, tone: 'error' };
+  if (fieldCodeOf(err, 'code'))
+    return { field: i18n._(WRONG_CODE_MESSAGE), form: null, tone: 'error' };
+  if (fieldCodeOf(err, 'response')) return only(i18n._(PASSKEY_REFUSED_MESSAGE));
   // The browser's prompt closed, timed out, or found none of the member's passkeys: browsers
   // answer these alike, so the dialog says it calmly.
   const name = (err as { name?: unknown } | null)?.name;
   if (name === 'NotAllowedError' || name === 'AbortError') {
-    return only(PASSKEY_DISMISSED_MESSAGE, 'info');
+    return only(i18n._(PASSKEY_DISMISSED_MESSAGE), 'info');
   }
   const said = statusOf(err) === undefined ? undefined : serverText(err);
-  return only(said ?? 'Something went wrong. Please try again.');
+  return only(said ?? t`Something went wrong. Please try again.`);
 }
 
 /** A provider sign-in that did not confirm, in words. */
 export function providerProblem(err: unknown, displayName: string): string {
-  if (statusOf(err) === 429) return TOO_MANY_MESSAGE;
+  if (statusOf(err) === 429) return i18n._(TOO_MANY_MESSAGE);
   const status = statusOf(err) ?? 0;
   const said = status > 0 ? serverText(err) : undefined;
   return said && said !== 'Failed to authenticate.'
     ? said
-    : `Signing in with ${displayName} did not finish. Please try again.`;
+    : t`Signing in with ${displayName} did not finish. Please try again.`;
 }

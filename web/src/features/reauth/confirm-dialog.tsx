@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Dialog } from '../../components/dialog';
@@ -21,33 +23,34 @@ import {
 /** A proof typed into the dialog's one field. */
 type Typed = Extract<ReauthMethod, 'password' | 'code'>;
 
-const AGAIN = "You won't be asked again for a few minutes.";
-
 const LINES: Record<Typed | 'passkey' | 'provider' | 'none', (provider?: string) => string> = {
-  password: () => `For your security, enter your password to continue. ${AGAIN}`,
+  password: () =>
+    t`For your security, enter your password to continue. You won't be asked again for a few minutes.`,
   code: () =>
-    `For your security, enter a code from your authenticator app or a recovery code to continue. ${AGAIN}`,
-  passkey: () => `For your security, use your passkey to continue. ${AGAIN}`,
-  provider: (name) => `For your security, sign in with ${name} again to continue. ${AGAIN}`,
-  none: () => "For your security, confirm it's you to continue.",
+    t`For your security, enter a code from your authenticator app or a recovery code to continue. You won't be asked again for a few minutes.`,
+  passkey: () =>
+    t`For your security, use your passkey to continue. You won't be asked again for a few minutes.`,
+  provider: (name = '') =>
+    t`For your security, sign in with ${name} again to continue. You won't be asked again for a few minutes.`,
+  none: () => t`For your security, confirm it's you to continue.`,
 };
 
-const FIELDS: Record<
+const fieldsOf = (): Record<
   Typed,
   { label: string; autoComplete: string; hint?: string; missing: string }
-> = {
+> => ({
   password: {
-    label: 'Password',
+    label: t`Password`,
     autoComplete: 'current-password',
-    missing: 'Enter your password.',
+    missing: t`Enter your password.`,
   },
   code: {
-    label: 'Authentication Code',
+    label: t`Authentication Code`,
     autoComplete: 'one-time-code',
-    hint: 'A 6-digit code or a recovery code.',
-    missing: 'Enter a code from your authenticator app or a recovery code.',
+    hint: t`A 6-digit code or a recovery code.`,
+    missing: t`Enter a code from your authenticator app or a recovery code.`,
   },
-};
+});
 
 /**
  * "Confirm it's you" (docs/api.md), after GitHub's sudo mode: the proofs this member has (GET
@@ -117,7 +120,7 @@ export function ConfirmDialog({
     event.preventDefault();
     if (!typed) return;
     if (!value.trim()) {
-      setFieldError(FIELDS[typed].missing);
+      setFieldError(fieldsOf()[typed].missing);
       input.current?.focus();
       return;
     }
@@ -161,7 +164,7 @@ export function ConfirmDialog({
 
   return (
     <Dialog
-      title="Confirm it's you"
+      title={t`Confirm it's you`}
       description={line}
       onCancel={() => onDone(false)}
       returnFocusTo={returnFocusTo}
@@ -169,19 +172,21 @@ export function ConfirmDialog({
       <LiveMessage tone={problem?.tone ?? 'error'}>{problem?.text}</LiveMessage>
       {status.isPending || (providerOnly && providers.isPending) ? (
         <p role="status" className="text-sm text-slate-700 dark:text-slate-300">
-          Loading...
+          <Trans>Loading...</Trans>
         </p>
       ) : null}
       {status.isError || providers.isError ? (
         <div className="flex flex-col gap-3">
           <p role="alert" className="text-sm text-red-800 dark:text-red-200">
-            We couldn&apos;t check how you can confirm it&apos;s you. Please try again.
+            <Trans>
+              We couldn&apos;t check how you can confirm it&apos;s you. Please try again.
+            </Trans>
           </p>
           <Button
             variant="secondary"
             onClick={() => void (status.isError ? status.refetch() : providers.refetch())}
           >
-            Try Again
+            <Trans>Try Again</Trans>
           </Button>
         </div>
       ) : null}
@@ -191,20 +196,20 @@ export function ConfirmDialog({
           <TypedField
             key={typed}
             ref={input}
-            label={FIELDS[typed].label}
+            label={fieldsOf()[typed].label}
             name={typed}
-            autoComplete={FIELDS[typed].autoComplete}
+            autoComplete={fieldsOf()[typed].autoComplete}
             autoCapitalize="none"
             autoCorrect="off"
             spellCheck={false}
-            hint={FIELDS[typed].hint}
+            hint={fieldsOf()[typed].hint}
             required
             value={value}
             error={fieldError}
             onChange={(e) => setValue(e.target.value)}
           />
           <Button type="submit" className="w-full" disabled={busy !== null}>
-            {busy === 'typed' ? 'Confirming...' : 'Confirm'}
+            {busy === 'typed' ? t`Confirming...` : t`Confirm`}
           </Button>
         </form>
       ) : null}
@@ -213,8 +218,8 @@ export function ConfirmDialog({
         <p className="text-sm">
           <button type="button" className={textLink} onClick={() => switchTo(other)}>
             {other === 'code'
-              ? 'Use a code from your authenticator app or a recovery code'
-              : 'Use your password'}
+              ? t`Use a code from your authenticator app or a recovery code`
+              : t`Use your password`}
           </button>
         </p>
       ) : null}
@@ -231,7 +236,7 @@ export function ConfirmDialog({
             })
           }
         >
-          {busy === 'passkey' ? 'Waiting for your passkey...' : 'Use a passkey'}
+          {busy === 'passkey' ? t`Waiting for your passkey...` : t`Use a passkey`}
         </Button>
       ) : null}
 
@@ -250,20 +255,22 @@ export function ConfirmDialog({
                 )
               }
             >
-              {busy === `provider:${p.name}` ? 'Continuing...' : `Continue with ${p.displayName}`}
+              {busy === `provider:${p.name}` ? t`Continuing...` : t`Continue with ${p.displayName}`}
             </Button>
           ))
         : null}
 
       {providerOnly && providers.isSuccess && connected.length === 0 ? (
         <p className="text-sm text-slate-700 dark:text-slate-300">
-          There is no way to confirm it&apos;s you on this device. Log out, then sign in again to
-          continue.
+          <Trans>
+            There is no way to confirm it&apos;s you on this device. Log out, then sign in again to
+            continue.
+          </Trans>
         </p>
       ) : null}
 
       <Button variant="ghost" className="w-full" onClick={() => onDone(false)}>
-        Cancel
+        <Trans>Cancel</Trans>
       </Button>
     </Dialog>
   );

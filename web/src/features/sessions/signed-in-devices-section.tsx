@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useId, useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -18,8 +20,8 @@ function deviceName(session: DeviceSession): string {
     return describeUserAgent(session.userAgent);
   }
   return session.viewedBy
-    ? `An operator (${session.viewedBy}) viewing your account`
-    : 'An operator viewing your account';
+    ? t`An operator (${session.viewedBy}) viewing your account`
+    : t`An operator viewing your account`;
 }
 
 /** Settings → Signed-In Devices: every live session, with a way to end any but this one. */
@@ -41,16 +43,16 @@ export function SignedInDevicesSection({ user }: { user: UserRecord }) {
     endOne.mutate(session.id, {
       onSuccess: () => setNotice(`${deviceName(session)} has been signed out.`),
       onError: (err) =>
-        setError(serverText(err) ?? 'Failed to sign out that device. Please try again.'),
+        setError(serverText(err) ?? t`Failed to sign out that device. Please try again.`),
     });
   }
 
   function onSignOutOthers() {
     start();
     endOthers.mutate(undefined, {
-      onSuccess: () => setNotice('All other devices have been signed out.'),
+      onSuccess: () => setNotice(t`All other devices have been signed out.`),
       onError: (err) =>
-        setError(serverText(err) ?? 'Failed to sign out the other devices. Please try again.'),
+        setError(serverText(err) ?? t`Failed to sign out the other devices. Please try again.`),
     });
   }
 
@@ -59,18 +61,18 @@ export function SignedInDevicesSection({ user }: { user: UserRecord }) {
 
   return (
     <TitledCard
-      title="Signed-In Devices"
-      description="Where your account is signed in now. Sign out any device you do not recognise."
+      title={t`Signed-In Devices`}
+      description={t`Where your account is signed in now. Sign out any device you do not recognise.`}
     >
       <LiveMessage tone="success">{notice}</LiveMessage>
       <LiveMessage tone="error">{error}</LiveMessage>
       <QueryStatus
         query={sessions}
         loading="Loading devices..."
-        failed={"We couldn't load your devices. Please try again later."}
+        failed={t`We couldn't load your devices. Please try again later.`}
       />
       {sessions.isSuccess ? (
-        <ul className="flex flex-col gap-2" aria-label="Your signed-in devices">
+        <ul className="flex flex-col gap-2" aria-label={t`Your signed-in devices`}>
           {sessions.data.map((session) => {
             const nameId = `${listId}-${session.id}`;
             const ending = endOne.isPending && endOne.variables === session.id;
@@ -86,7 +88,7 @@ export function SignedInDevicesSection({ user }: { user: UserRecord }) {
                     </span>
                     {session.current ? (
                       <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-900 dark:bg-green-900 dark:text-green-100">
-                        This device
+                        <Trans>This device</Trans>
                       </span>
                     ) : null}
                   </p>
@@ -100,7 +102,7 @@ export function SignedInDevicesSection({ user }: { user: UserRecord }) {
                     disabled={busy}
                     onClick={() => onSignOut(session)}
                   >
-                    {ending ? 'Signing out...' : 'Sign Out'}
+                    {ending ? t`Signing out...` : t`Sign Out`}
                   </Button>
                 )}
               </li>
@@ -116,12 +118,14 @@ export function SignedInDevicesSection({ user }: { user: UserRecord }) {
             disabled={busy}
             onClick={onSignOutOthers}
           >
-            {endOthers.isPending ? 'Signing out...' : 'Sign Out All Other Devices'}
+            {endOthers.isPending ? t`Signing out...` : t`Sign Out All Other Devices`}
           </Button>
         </div>
       ) : null}
       {sessions.isSuccess && others.length === 0 ? (
-        <p className="text-sm text-slate-700 dark:text-slate-300">No other device is signed in.</p>
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          <Trans>No other device is signed in.</Trans>
+        </p>
       ) : null}
     </TitledCard>
   );
