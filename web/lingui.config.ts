@@ -31,6 +31,8 @@ export const FIRST = [
   'src/features/accounts/email-field.tsx',
   'src/features/accounts/new-password-fields.tsx',
   'src/features/accounts/name-rule.ts',
+  // The sign-up's and the sign-in's failures are said here.
+  'src/features/accounts/api.ts',
   'src/features/accounts/resend-wait.ts',
   'src/features/accounts/validation.ts',
   'src/features/providers/continue-with-providers-section.tsx',

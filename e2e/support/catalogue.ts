@@ -21,7 +21,7 @@ function readGerman(): Map<string, string> {
     if (!file.endsWith('.po')) continue;
     const text = readFileSync(path.join(LOCALES, 'de', file), 'utf8');
     for (const entry of text.split(/\n\s*\n/)) {
-      const lines = entry.split('\n').filter((line) => !line.startsWith('#'));
+      const lines = entry.split('\n').filter((line) => line.trim() && !line.startsWith('#'));
       const strAt = lines.findIndex((line) => line.startsWith('msgstr'));
       const idAt = lines.findIndex((line) => line.startsWith('msgid'));
       if (idAt < 0 || strAt < 0) continue;

@@ -19,13 +19,20 @@ const Avatar = lazy(() => import('./avatar').then((m) => ({ default: m.Avatar })
 type Place = { to: '/home' | '/profile' | '/settings' | '/whats-new' | '/admin'; label: string };
 
 /** The member's places, in order (docs/product.md, The app shell); Admin is for operators. */
-const PLACES: readonly Place[] = [
-  { to: '/home', label: 'Home' },
-  { to: '/profile', label: 'Profile' },
-  { to: '/settings', label: 'Settings' },
-  { to: '/whats-new', label: "What's New" },
+const PLACES = (): readonly Place[] => [
+  { to: '/home', label: t`Home` },
+  { to: '/profile', label: t`Profile` },
+  { to: '/settings', label: t`Settings` },
+  { to: '/whats-new', label: t`What's New` },
 ];
-const ADMIN: Place = { to: '/admin', label: 'Admin' };
+const ADMIN = (): Place => ({ to: '/admin', label: t`Admin` });
+
+/**
+ * Whether the Menu is open after a change of language: the change renders the screens anew
+ * (app.tsx), so the new Menu opens where the old one was, with focus on the language chosen, as a
+ * choice of theme leaves it. Until the Menu closes.
+ */
+let openAfterLanguage = false;
 
 /**
  * The signed-in member's part of the header (docs/decisions/0032-app-shell-and-ways-forward.md):
@@ -38,7 +45,7 @@ export default function MemberHeader({ user, pathname }: { user: UserRecord; pat
   const member = useCurrentUser() ?? user;
   // Operators only: this hides the way in, the server refuses everyone else (GET /api/gatehouse/me).
   const me = useQuery(meQueryOptions(member.id));
-  const places = me.data?.isOperator ? [...PLACES, ADMIN] : PLACES;
+  const places = me.data?.isOperator ? [...PLACES(), ADMIN()] : PLACES();
 
   return (
     <div className="flex items-center gap-2">
@@ -99,14 +106,23 @@ function MemberMenu({
   places: readonly Place[];
   pathname: string;
 }) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(openAfterLanguage);
   const [theme, setTheme] = useState<Theme>(readTheme);
   const panelId = useId();
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const logOut = useLogOut();
 
-  useEffect(() => setOpen(false), [pathname]);
+  // Another screen closes it (not the same screen shown anew in another language).
+  const shownAt = useRef(pathname);
+  useEffect(() => {
+    if (shownAt.current === pathname) return;
+    shownAt.current = pathname;
+    setOpen(false);
+  }, [pathname]);
+  useEffect(() => {
+    if (!open) openAfterLanguage = false;
+  }, [open]);
   useEffect(() => {
     if (!open) return;
     const onPointer = (event: PointerEvent) => {
@@ -195,7 +211,11 @@ function MemberMenu({
                 lang: value,
               }))}
               value={currentLanguage()}
-              onChange={(value) => void chooseLanguage(value)}
+              focusChosen={openAfterLanguage}
+              onChange={(value) => {
+                openAfterLanguage = true;
+                void chooseLanguage(value);
+              }}
             />
             <Button variant="secondary" className="mt-3 w-full" onClick={() => void logOut()}>
               <Trans>Log Out</Trans>
@@ -216,13 +236,22 @@ function Choices<T extends string>({
   options,
   value,
   onChange,
+  focusChosen = false,
 }: {
   legend: string;
   options: ReadonlyArray<{ value: T; label: string; lang?: string }>;
   value: T;
   onChange: (value: T) => void;
+  /** Focus the chosen option once shown (after the screen's heading took focus as it appeared). */
+  focusChosen?: boolean;
 }) {
   const name = useId();
+  const chosen = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!focusChosen) return;
+    const timer = window.setTimeout(() => chosen.current?.focus(), 0);
+    return () => window.clearTimeout(timer);
+  }, [focusChosen]);
   return (
     <fieldset className="mt-3">
       <legend className="text-xs text-slate-600 dark:text-slate-400">{legend}</legend>
@@ -242,6 +271,7 @@ function Choices<T extends string>({
             )}
           >
             <input
+              ref={value === option.value ? chosen : undefined}
               type="radio"
               name={name}
               value={option.value}

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { ClientResponseError } from 'pocketbase';
 
 /**
@@ -140,6 +141,9 @@ export function needsConfirmation(err: unknown): boolean {
  * failure (`LiveMessage`, `useFormSubmit`) show it as a status.
  */
 export const NOT_CONFIRMED_MESSAGE = 'Cancelled. Nothing was changed.';
+
+/** `NOT_CONFIRMED_MESSAGE` in the member's language: what the screens show for it. */
+export const notConfirmedText = () => t`Cancelled. Nothing was changed.`;
 
 /** Whether `err` is an action the member chose not to confirm. */
 export function isNotConfirmed(err: unknown): boolean {

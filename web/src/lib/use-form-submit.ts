@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type RefObject } from 'react';
-import { isNotConfirmed, NOT_CONFIRMED_MESSAGE } from './api-error';
+import { isNotConfirmed, notConfirmedText } from './api-error';
 
 /** What a form's own check found: the first field in error and the message to show. */
 export interface FieldProblem<F extends string> {
@@ -72,5 +72,5 @@ export function useFormSubmit<F extends string, T>(options: {
 }
 
 function failureText(err: unknown, failure: (err: unknown) => string): string {
-  return isNotConfirmed(err) ? NOT_CONFIRMED_MESSAGE : failure(err);
+  return isNotConfirmed(err) ? notConfirmedText() : failure(err);
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { NOT_CONFIRMED_MESSAGE } from '../../lib/api-error';
+import { NOT_CONFIRMED_MESSAGE, notConfirmedText } from '../../lib/api-error';
 import { cn } from './cn';
 
 type Tone = 'error' | 'success' | 'info' | 'neutral';
@@ -34,7 +34,7 @@ export function LiveMessage({
   alertClassName?: string;
 }) {
   const error = tone === 'error';
-  const note = error && children === NOT_CONFIRMED_MESSAGE;
+  const note = error && (children === NOT_CONFIRMED_MESSAGE || children === notConfirmedText());
   const hasContent =
     !note && children !== null && children !== undefined && children !== false && children !== '';
   return (
@@ -50,7 +50,7 @@ export function LiveMessage({
       </div>
       {error ? (
         <LiveMessage tone="neutral" alertClassName={alertClassName}>
-          {note ? children : null}
+          {note ? notConfirmedText() : null}
         </LiveMessage>
       ) : null}
     </>

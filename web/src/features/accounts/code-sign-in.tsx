@@ -211,9 +211,11 @@ function EnterCode(props: {
         title={t`Check your email`}
         description={
           <>
-            If <span className="font-medium wrap-anywhere">{sent.email}</span> has an account, we
-            sent it an {SIGN_IN_CODE_LENGTH}-digit sign-in code. It works once, for{' '}
-            {SIGN_IN_CODE_MINUTES} minutes.
+            <Trans>
+              If <span className="font-medium wrap-anywhere">{sent.email}</span> has an account, we
+              sent it an {SIGN_IN_CODE_LENGTH}-digit sign-in code. It works once, for{' '}
+              {SIGN_IN_CODE_MINUTES} minutes.
+            </Trans>
           </>
         }
       />

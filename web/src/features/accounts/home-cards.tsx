@@ -1,7 +1,16 @@
+import { lazy, Suspense } from 'react';
+import { loadCatalogue } from '../../lib/i18n';
 import type { UserRecord } from '../../lib/session';
-import { FirstStepsSection } from '../admin/first-steps-section';
 import { InvitesLeftSection } from '../invites/invites-left-section';
 import { SecurityNudgeCard } from './security-nudge-card';
+
+// The initial user's first steps are the console's (their texts in its catalogue): they come with
+// it, and only for the initial user.
+const FirstStepsSection = lazy(() =>
+  Promise.all([import('../admin/first-steps-section'), loadCatalogue('console')]).then(([m]) => ({
+    default: m.FirstStepsSection,
+  })),
+);
 
 /**
  * What a member comes to Home for, beside the spec's Welcome! (docs/decisions/0069): the initial
@@ -12,7 +21,11 @@ import { SecurityNudgeCard } from './security-nudge-card';
 export default function HomeCards({ user }: { user: UserRecord }) {
   return (
     <>
-      {user.isInitialUser === true ? <FirstStepsSection user={user} /> : null}
+      {user.isInitialUser === true ? (
+        <Suspense fallback={null}>
+          <FirstStepsSection user={user} />
+        </Suspense>
+      ) : null}
       <SecurityNudgeCard user={user} />
       <InvitesLeftSection user={user} />
     </>

@@ -24,7 +24,10 @@ export function HomeScreen() {
         description={
           user ? (
             <>
-              You are signed in as <span className="font-medium wrap-anywhere">{user.email}</span>.
+              <Trans>
+                You are signed in as <span className="font-medium wrap-anywhere">{user.email}</span>
+                .
+              </Trans>
             </>
           ) : null
         }

@@ -43,10 +43,10 @@ export function ProfileScreen() {
               </div>
             </div>
             <dl className="mt-4 grid grid-cols-1 gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
-              <Detail term="Email" value={user.email} />
-              <Detail term="User ID" value={user.id} mono />
-              <Detail term="Email verified" value={user.verified ? t`Yes` : t`No`} />
-              <Detail term="Account created" value={formatCreated(user.created)} />
+              <Detail term={t`Email`} value={user.email} />
+              <Detail term={t`User ID`} value={user.id} mono />
+              <Detail term={t`Email verified`} value={user.verified ? t`Yes` : t`No`} />
+              <Detail term={t`Account created`} value={formatCreated(user.created)} />
             </dl>
           </Card>
           <InviteCodesSection user={user} />

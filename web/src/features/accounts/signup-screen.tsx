@@ -79,11 +79,12 @@ export function SignUpScreen({ code }: { code?: string }) {
     );
   }
 
+  const name = appName();
   return (
     <ScreenShell>
       <ScreenHeader
         title={t`Create your account`}
-        description={`${appName()} is invite-only: you need an invite code to sign up.`}
+        description={t`${name} is invite-only: you need an invite code to sign up.`}
       />
       {code ? <InviteLinkBanner code={code} status={codeCheck.linkStatus} /> : null}
       <Card>

@@ -75,10 +75,12 @@ export function TwoStepStatusView({
           </>
         ) : (
           <>
-            <span className="font-semibold">
-              <Trans>Two-step sign-in is off.</Trans>
-            </span>{' '}
-            Your password alone signs you in.
+            <Trans>
+              <span className="font-semibold">
+                <Trans>Two-step sign-in is off.</Trans>
+              </span>{' '}
+              Your password alone signs you in.
+            </Trans>
           </>
         )}
       </p>

@@ -135,16 +135,18 @@ export function AppsScreen() {
         description={
           issuer ? (
             <>
-              Set each app up with the issuer{' '}
-              <code className="font-mono wrap-anywhere">{issuer}</code>, its client id and, for a
-              confidential app, its secret.
+              <Trans>
+                Set each app up with the issuer{' '}
+                <code className="font-mono wrap-anywhere">{issuer}</code>, its client id and, for a
+                confidential app, its secret.
+              </Trans>
             </>
           ) : undefined
         }
       >
         <QueryStatus
           query={apps}
-          loading="Loading apps..."
+          loading={t`Loading apps...`}
           failed={t`We couldn't load the apps. ${adminErrorMessage(apps.error, t`Please try again later.`)}`}
         />
         {apps.isSuccess && apps.data.items.length === 0 ? (
@@ -164,9 +166,9 @@ export function AppsScreen() {
                     label={t`Edit ${app.name}`}
                     initial={draftOf(app)}
                     submit={(fields) => updateApp(app.id, fields)}
-                    submitLabel="Save Changes"
+                    submitLabel={t`Save Changes`}
                     busyLabel={t`Saving...`}
-                    failure="Failed to save the app. Please try again."
+                    failure={t`Failed to save the app. Please try again.`}
                     onCancel={() => setEditing(null)}
                     onSaved={async (answer) => {
                       setEditing(null);
@@ -205,9 +207,9 @@ export function AppsScreen() {
           label={t`Register an App`}
           initial={EMPTY}
           submit={registerApp}
-          submitLabel="Register App"
+          submitLabel={t`Register App`}
           busyLabel={t`Registering...`}
-          failure="Failed to register the app. Please try again."
+          failure={t`Failed to register the app. Please try again.`}
           onSaved={async (answer) => {
             setNotice(null);
             setError(null);
@@ -267,29 +269,29 @@ function AppRow({
         {app.name}
       </span>
       <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]">
-        <Detail term="Client ID">
+        <Detail term={t`Client ID`}>
           <code className="font-mono wrap-anywhere">{app.id}</code>
         </Detail>
-        <Detail term="Return addresses">
+        <Detail term={t`Return addresses`}>
           <Addresses uris={app.redirectUris} />
         </Detail>
         {app.postLogoutRedirectUris.length > 0 ? (
-          <Detail term="Sign-out return addresses">
+          <Detail term={t`Sign-out return addresses`}>
             <Addresses uris={app.postLogoutRedirectUris} />
           </Detail>
         ) : null}
         {app.backchannelLogoutUri ? (
-          <Detail term="Back-channel logout">
+          <Detail term={t`Back-channel logout`}>
             <Addresses uris={[app.backchannelLogoutUri]} />
           </Detail>
         ) : null}
-        <Detail term="Client">
+        <Detail term={t`Client`}>
           {app.type === 'public' ? t`Public (no secret, PKCE)` : t`Confidential (has a secret)`}
         </Detail>
-        <Detail term="Who may use it">
+        <Detail term={t`Who may use it`}>
           {app.group === 'operators' ? t`Operators only` : t`Members`}
         </Detail>
-        <Detail term="Registered">{formatDateTime(app.created)}</Detail>
+        <Detail term={t`Registered`}>{formatDateTime(app.created)}</Detail>
       </dl>
       <div className="flex flex-col gap-2 sm:flex-row">
         <Button
@@ -385,9 +387,9 @@ function SecretCard({
         {t`Type these into the app's OpenID Connect settings (the operations guide, under “Connecting an app”, shows where for common apps).`}
       </p>
       <dl className="flex flex-col gap-3 text-sm">
-        {issuer ? <CopyableValue term="Issuer" value={issuer} /> : null}
-        <CopyableValue term="Client ID" value={app.id} />
-        {secret ? <CopyableValue term="Client Secret" value={secret} /> : null}
+        {issuer ? <CopyableValue term={t`Issuer`} value={issuer} /> : null}
+        <CopyableValue term={t`Client ID`} value={app.id} />
+        {secret ? <CopyableValue term={t`Client Secret`} value={secret} /> : null}
       </dl>
       {secret ? (
         <Alert tone="info">

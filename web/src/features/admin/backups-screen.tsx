@@ -101,7 +101,7 @@ export function BackupsScreen() {
       <TitledCard title={t`All Backups`} description={t`Newest first.`}>
         <QueryStatus
           query={backups}
-          loading="Loading backups..."
+          loading={t`Loading backups...`}
           failed={t`We couldn't load the backups. ${adminErrorMessage(backups.error, t`Please try again later.`)}`}
         />
         {backups.isSuccess && backups.data.length === 0 ? (
@@ -140,7 +140,7 @@ export function BackupsScreen() {
         <Card>
           <QueryStatus
             query={settings}
-            loading="Loading the schedule..."
+            loading={t`Loading the schedule...`}
             failed={t`We couldn't load the schedule. ${adminErrorMessage(settings.error, t`Please try again later.`)}`}
           />
         </Card>

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { t } from '@lingui/core/macro';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -61,18 +62,20 @@ export function CronsScreen() {
         title={t`Scheduled Jobs`}
         description={
           <>
-            Times are in UTC. With several servers, one of them runs each scheduled time. Each run
-            is in the{' '}
-            <Link to="/admin/logs" search={{ filter: 'data.type = "cron"' }} className={textLink}>
-              {t`Logs`}
-            </Link>
-            .
+            <Trans>
+              Times are in UTC. With several servers, one of them runs each scheduled time. Each run
+              is in the{' '}
+              <Link to="/admin/logs" search={{ filter: 'data.type = "cron"' }} className={textLink}>
+                {t`Logs`}
+              </Link>
+              .
+            </Trans>
           </>
         }
       >
         <QueryStatus
           query={jobs}
-          loading="Loading jobs..."
+          loading={t`Loading jobs...`}
           failed={t`We couldn't load the jobs. ${adminErrorMessage(jobs.error, t`Please try again later.`)}`}
         />
         {jobs.isSuccess && jobs.data.length === 0 ? (

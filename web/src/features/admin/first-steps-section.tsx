@@ -39,7 +39,7 @@ export function FirstStepsSection({ user }: { user: UserRecord }) {
             isPending: !settings.isError && !codes.isError,
             isError: settings.isError || codes.isError,
           }}
-          loading="Loading your first steps..."
+          loading={t`Loading your first steps...`}
           failed={t`We couldn't load your first steps. ${adminErrorMessage(failed.error, t`Please try again later.`)}`}
         />
       </TitledCard>

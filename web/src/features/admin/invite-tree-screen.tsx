@@ -32,7 +32,7 @@ export function InviteTreeScreen() {
       >
         <QueryStatus
           query={tree}
-          loading="Loading the tree..."
+          loading={t`Loading the tree...`}
           failed={t`We couldn't load the invite tree. ${adminErrorMessage(tree.error, t`Please try again later.`)}`}
         />
         {tree.isSuccess ? (

@@ -88,7 +88,7 @@ export function LogsScreen({
       >
         <QueryStatus
           query={filterProblem ? { isPending: false, isError: false } : requests}
-          loading="Loading the chart..."
+          loading={t`Loading the chart...`}
           failed={t`We couldn't load the chart. ${adminErrorMessage(requests.error, t`Please try again later.`)}`}
         />
         {filterProblem ? (
@@ -163,7 +163,7 @@ export function LogsScreen({
           <>
             <QueryStatus
               query={current}
-              loading="Loading entries..."
+              loading={t`Loading entries...`}
               failed={t`We couldn't load the log. ${adminErrorMessage(current.error, t`Please try again later.`)}`}
             />
             {current.isSuccess && current.data.items.length === 0 ? (

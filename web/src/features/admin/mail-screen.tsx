@@ -74,10 +74,10 @@ export function MailScreen({ page, onPage }: { page: number; onPage: (page: numb
       >
         {stats ? (
           <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-            <Figure term="Sent" value={stats.sentLast24h} />
-            <Figure term="Failed" value={stats.failedLast24h} />
-            <Figure term="Queued" value={stats.queued} />
-            <Figure term="Failing" value={stats.failing} />
+            <Figure term={t`Sent`} value={stats.sentLast24h} />
+            <Figure term={t`Failed`} value={stats.failedLast24h} />
+            <Figure term={t`Queued`} value={stats.queued} />
+            <Figure term={t`Failing`} value={stats.failing} />
           </dl>
         ) : null}
         <div>
@@ -105,7 +105,7 @@ export function MailScreen({ page, onPage }: { page: number; onPage: (page: numb
       >
         <QueryStatus
           query={outbox}
-          loading="Loading mail..."
+          loading={t`Loading mail...`}
           failed={t`We couldn't load the mail queue. ${adminErrorMessage(outbox.error, t`Please try again later.`)}`}
         />
         {outbox.isSuccess && outbox.data.items.length === 0 ? (

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { t } from '@lingui/core/macro';
 import { Link } from '@tanstack/react-router';
 import { Button } from '../../components/ui/button';
@@ -71,6 +72,8 @@ function CodeRow({
   onRevoke: () => void;
 }) {
   const codeId = `code-${code.id}`;
+  const usedAt = formatDateTime(code.used);
+  const usedByName = usedByEmail ?? t`this member`;
   return (
     <li className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-slate-200 px-3 py-2 dark:border-slate-700">
       <div className="flex min-w-0 flex-col gap-0.5">
@@ -79,21 +82,20 @@ function CodeRow({
         </code>
         <span className="text-sm text-slate-700 dark:text-slate-300">
           {code.used ? (
-            <>
-              Used {formatDateTime(code.used)}
-              {code.usedBy ? (
-                <>
-                  {' by '}
-                  <Link
-                    to="/admin/members/$id"
-                    params={{ id: code.usedBy }}
-                    className={`${textLink} wrap-anywhere`}
-                  >
-                    {usedByEmail ?? 'this member'}
-                  </Link>
-                </>
-              ) : null}
-            </>
+            code.usedBy ? (
+              <Trans>
+                Used {usedAt} by{' '}
+                <Link
+                  to="/admin/members/$id"
+                  params={{ id: code.usedBy }}
+                  className={`${textLink} wrap-anywhere`}
+                >
+                  {usedByName}
+                </Link>
+              </Trans>
+            ) : (
+              <Trans>Used {usedAt}</Trans>
+            )
           ) : (
             t`Unused, made ${formatDateTime(code.created)}`
           )}

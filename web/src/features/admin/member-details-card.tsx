@@ -37,22 +37,22 @@ export function MemberDetailsCard({ member }: { member: MemberDetail }) {
     <TitledCard title={t`Details`}>
       <Avatar member={member} size="lg" />
       <dl className="grid grid-cols-1 gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
-        <Detail term="Name">{member.name || t`Not set`}</Detail>
-        <Detail term="Email">{member.email}</Detail>
-        <Detail term="User ID" mono>
+        <Detail term={t`Name`}>{member.name || t`Not set`}</Detail>
+        <Detail term={t`Email`}>{member.email}</Detail>
+        <Detail term={t`User ID`} mono>
           {member.id}
         </Detail>
-        <Detail term="Status">{member.disabled ? t`Disabled` : t`Active`}</Detail>
-        <Detail term="Email verified">{member.verified ? t`Yes` : t`No`}</Detail>
-        <Detail term="Signs in with">{waysInWords(member.waysIn)}</Detail>
-        <Detail term="Role">
+        <Detail term={t`Status`}>{member.disabled ? t`Disabled` : t`Active`}</Detail>
+        <Detail term={t`Email verified`}>{member.verified ? t`Yes` : t`No`}</Detail>
+        <Detail term={t`Signs in with`}>{waysInWords(member.waysIn)}</Detail>
+        <Detail term={t`Role`}>
           {member.isInitialUser ? t`Initial user` : member.isOperator ? t`Operator` : t`Member`}
         </Detail>
-        <Detail term="Joined">{formatDateTime(member.created)}</Detail>
-        <Detail term="Last sign-in">
+        <Detail term={t`Joined`}>{formatDateTime(member.created)}</Detail>
+        <Detail term={t`Last sign-in`}>
           {member.lastSignIn ? formatDateTime(member.lastSignIn) : t`None on record`}
         </Detail>
-        <Detail term="Invited by">
+        <Detail term={t`Invited by`}>
           {member.invitedBy ? (
             <Link to="/admin/members/$id" params={{ id: member.invitedBy.id }} className={textLink}>
               {member.invitedBy.email}

@@ -314,13 +314,13 @@ function MembersResults({
       <LiveMessage tone="error">{bulk.error ?? exportError}</LiveMessage>
       <PagedResults
         query={query}
-        loadingText="Loading members..."
-        failedText="We couldn't load the members."
+        loadingText={t`Loading members...`}
+        failedText={t`We couldn't load the members.`}
         emptyText={t`No members match this search.`}
         page={page}
         perPage={PER_PAGE}
         total={total}
-        pagerLabel="Member pages"
+        pagerLabel={t`Member pages`}
         onPage={(next) => onSearch({ ...search, page: next > 1 ? String(next) : undefined })}
       >
         {(members) => (

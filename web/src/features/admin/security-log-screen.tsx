@@ -146,13 +146,13 @@ export function SecurityLogScreen({
       >
         <PagedResults
           query={current}
-          loadingText="Loading events..."
-          failedText="We couldn't load the security log."
+          loadingText={t`Loading events...`}
+          failedText={t`We couldn't load the security log.`}
           emptyText={t`No events match.`}
           page={page}
           perPage={PER_PAGE}
           total={total}
-          pagerLabel="Event pages"
+          pagerLabel={t`Event pages`}
           onPage={(next) => onSearch({ ...search, page: next > 1 ? String(next) : undefined })}
         >
           {(events) => (
@@ -192,7 +192,12 @@ export function SecurityLogScreen({
 
 /** The operator who acted: their email (a link to their page), the command line, or gone. */
 function Actor({ actor }: { actor: NonNullable<LogEvent['actor']> }) {
-  if (actor.id === CLI_ACTOR) return <>the command line</>;
+  if (actor.id === CLI_ACTOR)
+    return (
+      <>
+        <Trans>the command line</Trans>
+      </>
+    );
   if (actor.email === null) {
     return <span className="text-slate-700 dark:text-slate-300">{t`a deleted operator`}</span>;
   }

@@ -44,7 +44,7 @@ export function SettingsScreen() {
           <Card>
             <QueryStatus
               query={settings}
-              loading="Loading settings..."
+              loading={t`Loading settings...`}
               failed={t`We couldn't load the settings. ${adminErrorMessage(settings.error, t`Please try again later.`)}`}
             />
           </Card>

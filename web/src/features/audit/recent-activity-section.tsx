@@ -16,7 +16,7 @@ export function RecentActivitySection({ user }: { user: UserRecord }) {
     >
       <QueryStatus
         query={events}
-        loading="Loading activity..."
+        loading={t`Loading activity...`}
         failed={t`We couldn't load your recent activity. Please try again later.`}
       />
       {events.isSuccess && events.data.length === 0 ? (

@@ -36,8 +36,8 @@ export function InvitesLeftSection({ user }: { user: UserRecord }) {
     <TitledCard title={t`Your Invites`} description={t`Each invite code lets one person join.`}>
       <QueryStatus
         query={codes}
-        loading="Loading invite codes..."
-        failed="We couldn't load your invite codes. Please try again later."
+        loading={t`Loading invite codes...`}
+        failed={t`We couldn't load your invite codes. Please try again later.`}
       />
       <LiveMessage tone="error">{error}</LiveMessage>
       {codes.isSuccess ? (
@@ -130,10 +130,12 @@ function RecentJoiners({ used, headingId }: { used: UsedInviteCode[]; headingId:
       title={t`Joined Recently`}
       when={(row) => (
         <>
-          Joined{' '}
-          <time dateTime={row.usedAt.replace(' ', 'T')} title={formatDateTime(row.usedAt)}>
-            {formatTimeAgo(row.usedAt)}
-          </time>
+          <Trans>
+            Joined{' '}
+            <time dateTime={row.usedAt.replace(' ', 'T')} title={formatDateTime(row.usedAt)}>
+              {formatTimeAgo(row.usedAt)}
+            </time>
+          </Trans>
         </>
       )}
     >

@@ -22,8 +22,10 @@ export function JoinedList({
   title = t`Joined with Your Codes`,
   when = (row) => (
     <>
-      Joined {formatDateTime(row.usedAt)} with{' '}
-      <code className="font-mono text-xs wrap-anywhere">{row.code}</code>
+      <Trans>
+        Joined {formatDateTime(row.usedAt)} with{' '}
+        <code className="font-mono text-xs wrap-anywhere">{row.code}</code>
+      </Trans>
     </>
   ),
   children,

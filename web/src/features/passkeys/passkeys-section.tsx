@@ -67,7 +67,7 @@ export function PasskeysSection({ user }: { user: UserRecord }) {
       <LiveMessage tone="error">{message?.tone === 'error' ? message.text : null}</LiveMessage>
       <QueryStatus
         query={passkeys}
-        loading="Loading passkeys..."
+        loading={t`Loading passkeys...`}
         failed={t`We couldn't load your passkeys. Please try again later.`}
       />
       {passkeys.isSuccess && passkeys.data.length === 0 ? (

@@ -73,7 +73,7 @@ function ConnectedAccounts({ user }: { user: UserRecord }) {
       <LiveMessage tone="error">{error}</LiveMessage>
       <QueryStatus
         query={connected}
-        loading="Loading connected accounts..."
+        loading={t`Loading connected accounts...`}
         failed={t`We couldn't load your connected accounts. Please try again later.`}
       />
       {connected.isSuccess ? (

@@ -68,7 +68,7 @@ export function SignedInDevicesSection({ user }: { user: UserRecord }) {
       <LiveMessage tone="error">{error}</LiveMessage>
       <QueryStatus
         query={sessions}
-        loading="Loading devices..."
+        loading={t`Loading devices...`}
         failed={t`We couldn't load your devices. Please try again later.`}
       />
       {sessions.isSuccess ? (
