@@ -2,12 +2,12 @@ import { defineConfig } from '@lingui/conf';
 import { formatter } from '@lingui/format-po';
 
 /**
- * The web app's texts, in three catalogues per language, each loaded with the screens that use it
+ * The web app's texts, in four catalogues per language, each loaded with the screens that use it
  * (docs/decisions/0071): `first` with the first screen (sign-in, sign-up, the guest screens and
- * what every screen shares), `member` with the signed-in screens, `console` with the operator's
- * console. A file belongs to one catalogue by its path: a text in a `member` file must not show on
- * a guest screen, whose catalogue is the only one loaded there. A fourth, `errors`, holds the
- * texts for what the server can say, loaded with the module that reads them (lib/messages.ts).
+ * what every screen shares), `errors` (what the server can say) with the module that reads them
+ * (lib/messages.ts), `member` with the signed-in screens, `console` with the operator's console.
+ * A file belongs to one catalogue by its path: a text in a `member` file must not show on a guest
+ * screen, where `first` (and `errors`) are the only ones loaded.
  */
 export const FIRST = [
   'src/routes/__root.tsx',

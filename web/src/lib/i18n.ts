@@ -2,10 +2,10 @@ import { i18n, type Messages } from '@lingui/core';
 import { messages as englishFirst } from '../locales/en/first.po';
 
 /**
- * The app's two languages and their catalogues (docs/decisions/0071). Each language has three
- * catalogues, loaded with the screens that use them: `first` before the first screen renders,
- * `member` by the signed-in screens' routes, `console` by the console's. English's `first` is in
- * the first download; everything else comes when it is needed.
+ * The app's two languages and their catalogues (docs/decisions/0071). Each language has four,
+ * loaded with the screens that use them: `first` before the first screen renders, `errors` with
+ * lib/messages.ts, `member` by the signed-in screens' routes, `console` by the console's.
+ * English's `first` is in the first download; everything else comes when it is needed.
  */
 export const LANGUAGES = { en: 'English', de: 'Deutsch' } as const;
 export type Language = keyof typeof LANGUAGES;
