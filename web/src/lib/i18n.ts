@@ -71,9 +71,13 @@ export function startI18n(): Promise<void> {
   return activate(preferredLanguage());
 }
 
-/** Loads a catalogue in the current language (a route's `beforeLoad` asks for its own). */
-export function loadCatalogue(catalogue: Catalogue): Promise<void> {
+/**
+ * Loads a catalogue in the current language (a route's `beforeLoad` asks for its own). Nothing to
+ * wait for once it is there: a route then goes on at once, without a pending step.
+ */
+export function loadCatalogue(catalogue: Catalogue): Promise<void> | undefined {
   wanted.add(catalogue);
+  if (loaded.has(`${currentLanguage()}/${catalogue}`)) return undefined;
   return ensure(currentLanguage(), catalogue);
 }
 
