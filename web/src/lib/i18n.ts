@@ -52,12 +52,14 @@ export function preferredLanguage(): Language {
   return 'en';
 }
 
-async function ensure(language: Language, catalogue: Catalogue): Promise<void> {
+/** Loads a catalogue unless it is there (then there is nothing to wait for). */
+function ensure(language: Language, catalogue: Catalogue): Promise<void> | undefined {
   const key = `${language}/${catalogue}`;
-  if (loaded.has(key)) return;
-  const { messages } = await CATALOGUES[language][catalogue]();
-  i18n.load(language, messages);
-  loaded.add(key);
+  if (loaded.has(key)) return undefined;
+  return CATALOGUES[language][catalogue]().then(({ messages }) => {
+    i18n.load(language, messages);
+    loaded.add(key);
+  });
 }
 
 async function activate(language: Language): Promise<void> {
@@ -77,7 +79,6 @@ export function startI18n(): Promise<void> {
  */
 export function loadCatalogue(catalogue: Catalogue): Promise<void> | undefined {
   wanted.add(catalogue);
-  if (loaded.has(`${currentLanguage()}/${catalogue}`)) return undefined;
   return ensure(currentLanguage(), catalogue);
 }
 

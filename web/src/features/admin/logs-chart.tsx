@@ -28,7 +28,6 @@ export function chartHours(
 }
 
 const hourLabel = (date: Date) => date.toLocaleTimeString(intlLocale(), { hour: 'numeric' });
-const count = (n: number) => formatNumber(n);
 
 /** What the chart shows, in a sentence (its accessible name). */
 export function chartSummary(hours: ChartHour[]): string {
@@ -136,8 +135,8 @@ export function LogsChart({ hours }: { hours: ChartHour[] }) {
           {hours.map((hour) => (
             <tr key={hour.start.getTime()}>
               <th scope="row">{hourLabel(hour.start)}</th>
-              <td>{count(hour.requests)}</td>
-              <td>{count(hour.errors)}</td>
+              <td>{formatNumber(hour.requests)}</td>
+              <td>{formatNumber(hour.errors)}</td>
             </tr>
           ))}
         </tbody>

@@ -1,6 +1,7 @@
 import { Outlet, createFileRoute } from '@tanstack/react-router';
 import { AdminAreaScreen } from '../../features/admin/admin-area-screen';
 import { loadCatalogue } from '../../lib/i18n';
+import { prefetch } from '../../lib/queries';
 
 /** The operator console: its screens sit inside this frame, which refuses non-operators. */
 export const Route = createFileRoute('/_auth/admin')({
@@ -8,11 +9,10 @@ export const Route = createFileRoute('/_auth/admin')({
   loader: async ({ context }) => {
     const user = context.auth.user();
     if (!user) return;
-    const [client, { meQueryOptions }] = await Promise.all([
-      context.queries(),
-      import('../../features/admin/api'),
-    ]);
-    void client.prefetchQuery(meQueryOptions(user.id));
+    await prefetch(
+      context.queries,
+      import('../../features/admin/api').then((m) => m.meQueryOptions(user.id)),
+    );
   },
   component: AdminArea,
 });
