@@ -234,6 +234,10 @@ export async function runLoad({
 
     hello = await startHello();
     floor = await startFastifyFloor();
+    // What Node and Fastify take by themselves, idle after one answer: where the RSS target sits.
+    await Promise.all([fetch(hello.url), fetch(floor.url)].map((r) => r.then((a) => a.text())));
+    await sleep(3000);
+    const referenceRss = { hello: rssMiB(hello.pid), floor: rssMiB(floor.pid) };
     console.log('Warming up (2 s each)...');
     for (const r of Object.values(requests)) await cannon({ ...r, duration: 2, connections });
     await cannon({ url: floor.url, duration: 2, connections });
@@ -342,6 +346,7 @@ export async function runLoad({
       healthDuringStorm: health,
       stormDuringHealth: storm,
       idleRssMiB: idleRss,
+      referenceIdleRssMiB: referenceRss,
       sessionsRssMiB: sessionsRss,
       targets: {
         ratio: { target: `>= ${RATIO_TARGET}`, met: ratio >= RATIO_TARGET },
@@ -436,6 +441,12 @@ export async function runLoad({
             `${idleRss} MiB`,
             '',
             `<= ${IDLE_RSS_TARGET} MiB: ${met(idleRss <= IDLE_RSS_TARGET)}`,
+          ],
+          [
+            '  for reference: RSS idle of hello-world, bare Fastify',
+            `${referenceRss.hello} / ${referenceRss.floor} MiB`,
+            'started, one answer',
+            '',
           ],
           ...(sessionsRss === undefined
             ? []

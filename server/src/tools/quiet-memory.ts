@@ -14,7 +14,7 @@ import { lazyRequire } from './lazy-require.js';
  * port is opened). At most once every `minIntervalMs`; a few milliseconds of CPU each time.
  */
 export function collectWhenQuiet(options: { minIntervalMs?: number } = {}): () => void {
-  const minIntervalMs = options.minIntervalMs ?? 30_000;
+  const minIntervalMs = options.minIntervalMs ?? 10_000;
   /** A second with the event loop busy less than this is quiet. */
   const QUIET = 0.02;
   /** The young generation's size at rest (V8's starting size is 1 MB, grown in steps). */
