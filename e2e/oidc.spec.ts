@@ -8,7 +8,9 @@ import { TestApp } from '../server/test/support/oidc-app';
 import { startServerProcess } from '../test-harness/server-process.js';
 import { freePort } from '../test-harness/ports.js';
 import { logIn, type Member } from './support/api';
+import { de } from './support/catalogue';
 import { checkScreen, expectScreenTitle } from './support/checks';
+import { expectGerman } from './support/german';
 import { signUpWithPrintedMail } from './support/printed-mail';
 import { control, expectLoginScreen, fillLogin } from './support/ui';
 
@@ -30,7 +32,10 @@ const MEMBER_NAME = 'Zoë Ålund';
 let server: { url: string; stop(): Promise<unknown>; output(): string };
 let work: string;
 let member: Member;
+/** The member's token (the initial user: an operator, who registers apps). */
+let token: string;
 let app: TestApp;
+let appBase: string;
 /** The app's own pages (its callback): a small web server here, as the app's would be. */
 let appPages: http.Server;
 
@@ -42,7 +47,7 @@ test.beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'text/html' }).end(html(APP_NAME)),
   );
   await new Promise<void>((resolve) => appPages.listen(0, '127.0.0.1', resolve));
-  const APP_BASE = `http://127.0.0.1:${(appPages.address() as AddressInfo).port}/app`;
+  appBase = `http://127.0.0.1:${(appPages.address() as AddressInfo).port}/app`;
   work = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-e2e-oidc-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -71,7 +76,7 @@ test.beforeAll(async () => {
   server = { url, stop: () => proc.stop(), output: () => proc.output() };
   const code = new URL(proc.match?.[1] ?? '').searchParams.get('code') ?? '';
   member = await signUpWithPrintedMail(url, code, server.output);
-  const token = await logIn(url, member);
+  token = await logIn(url, member);
   const named = await fetch(`${url}/api/collections/users/records/${member.id}`, {
     method: 'PATCH',
     headers: { 'content-type': 'application/json', authorization: token },
@@ -79,22 +84,27 @@ test.beforeAll(async () => {
   });
   expect(named.status, await named.text()).toBe(200);
 
-  // The operator registers the app (the operators' API; the console's Apps screen does the same).
-  const res = await fetch(`${url}/api/admin/apps`, {
+  app = await registerApp(APP_NAME);
+});
+
+/** The operator registers an app (the operators' API; the console's Apps screen does the same). */
+async function registerApp(name: string): Promise<TestApp> {
+  const res = await fetch(`${server.url}/api/admin/apps`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: token },
     body: JSON.stringify({
-      name: APP_NAME,
-      redirectUris: [`${APP_BASE}/callback`],
+      name,
+      redirectUris: [`${appBase}/callback`],
       type: 'confidential',
       group: 'members',
     }),
   });
   const body = (await res.json()) as { app: { id: string }; secret: string };
   expect(res.status, JSON.stringify(body)).toBe(200);
-  app = new TestApp(url, body.app.id, body.secret, APP_BASE);
-  await app.discover();
-});
+  const registered = new TestApp(server.url, body.app.id, body.secret, appBase);
+  await registered.discover();
+  return registered;
+}
 
 test.afterAll(async () => {
   await server?.stop();
@@ -122,8 +132,8 @@ function promptsSeen(page: Page): string[] {
   return seen;
 }
 
-async function atCallback(page: Page): Promise<URL> {
-  await page.waitForURL((u) => u.href.startsWith(app.redirectUri));
+async function atCallback(page: Page, to: TestApp = app): Promise<URL> {
+  await page.waitForURL((u) => u.href.startsWith(to.redirectUri));
   return new URL(page.url());
 }
 
@@ -212,4 +222,41 @@ test('the gate: a guest signs in and comes back to the address, query string and
   await page.goto(`${server.url}/gate?redirect=https://elsewhere.example.com/?x=1`);
   await expect(page.getByRole('heading', { level: 1, name: 'You Cannot Go There' })).toBeVisible();
   await checkScreen(page, 'the gate refusing an address');
+});
+
+test.describe('in German (the browser asks for de-DE)', () => {
+  test.use({ locale: 'de-DE' });
+
+  test("an app's sign-in, its consent question and the gate's refusal", async ({ page }) => {
+    test.setTimeout(180_000);
+    const name = 'Forum';
+    const forum = await registerApp(name);
+    const request = await forum.request();
+    await page.goto(request.url.href);
+    await expect(
+      page.getByRole('heading', {
+        level: 1,
+        name: de('Sign in to continue to {app}', { app: name }),
+      }),
+    ).toBeVisible();
+    await expectGerman(page, 'an app sign-in, a guest');
+
+    await control(page, de('Sign In')).click();
+    await page.getByLabel(de('Email'), { exact: true }).fill(member.email);
+    await page.getByLabel(de('Password'), { exact: true }).fill(member.password);
+    await page.getByLabel(de('Password'), { exact: true }).press('Enter');
+    await expect(
+      page.getByRole('heading', { level: 1, name: de('Allow {app}?', { app: name }) }),
+    ).toBeVisible();
+    await expectGerman(page, 'the consent screen');
+    await control(page, de('Allow')).click();
+    const callback = await atCallback(page, forum);
+    expect((await forum.tokens(callback, request)).claims()!.email).toBe(member.email);
+
+    await page.goto(`${server.url}/gate?redirect=https://elsewhere.example.com/?x=1`);
+    await expect(
+      page.getByRole('heading', { level: 1, name: de('You Cannot Go There') }),
+    ).toBeVisible();
+    await expectGerman(page, 'the gate refusing an address');
+  });
 });

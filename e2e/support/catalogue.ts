@@ -35,11 +35,14 @@ function readGerman(): Map<string, string> {
 
 const GERMAN = readGerman();
 
-/** The German for an English text of the catalogues (fails the test when there is none). */
-export function de(english: string): string {
+/**
+ * The German for an English text of the catalogues (fails the test when there is none), with its
+ * `{placeholders}` filled in from `values`.
+ */
+export function de(english: string, values: Record<string, string> = {}): string {
   const german = GERMAN.get(english);
   if (!german) throw new Error(`No German in the catalogues for "${english}"`);
-  return german;
+  return german.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
 /**
