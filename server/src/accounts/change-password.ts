@@ -179,7 +179,7 @@ export async function updateOwnRecord(
         detail: { otherSessionsEnded: ended },
       }));
       const { appName } = ctx.settings;
-      await queueNotice(ctx, trx, user, client, passwordChangedNotice(appName, 'others'));
+      await queueNotice(ctx, trx, updated, client, passwordChangedNotice(appName, 'others'));
       work.mailQueued();
     }),
   );
