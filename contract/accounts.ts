@@ -42,6 +42,9 @@ export const signUp = {
     passwordConfirm: Text(),
     inviteCode: Text(),
     name: Text({ description: "optional: the member's name (trimmed, up to 100 characters)" }),
+    language: Text({
+      description: "optional: `en` (when missing or '') or `de`, the language of the member's mail",
+    }),
     emailVisibility: Flag(),
     verified: Flag({ description: 'ignored: an account is verified through its mail' }),
   }),
@@ -94,7 +97,7 @@ export const viewRecord = {
 } satisfies RouteSchema;
 
 export const updateRecord = {
-  summary: 'Change the own name, avatar, emailVisibility or password (with oldPassword)',
+  summary: 'Change the own name, avatar, language, emailVisibility or password (with oldPassword)',
   description:
     'A new password ends every other session; this device gets a fresh token in the `X-Gatehouse-Token` header. ' +
     'An avatar is uploaded as `multipart/form-data` (what the SDK sends when a value is a `File`): the file in the ' +
@@ -116,6 +119,9 @@ export const updateRecord = {
     avatar: OptionalText({
       description:
         "null or '' removes the avatar; the current file name keeps it; a file (multipart) replaces it",
+    }),
+    language: OptionalText({
+      description: "`en` or `de`: the language of the member's mail; '' leaves it as it is",
     }),
   }),
   response: {

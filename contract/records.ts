@@ -1,4 +1,4 @@
-import { DateText, Id, Type, type Static } from './schema.js';
+import { DateText, Id, Language, Type, type Static } from './schema.js';
 
 /** A member as PocketBase shows a users record: never the password hash or tokenKey. */
 export const UserRecord = Type.Object(
@@ -16,6 +16,7 @@ export const UserRecord = Type.Object(
       description:
         "the avatar's file name ('' when none): GET /api/files/users/{id}/{avatar}?token=…",
     }),
+    language: Language({ description: 'the language of the mail the member gets' }),
     isInitialUser: Type.Boolean(),
     inviteCode: Type.String({ description: 'the invite code the member signed up with' }),
     created: DateText(),

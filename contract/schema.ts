@@ -43,6 +43,10 @@ export const Body = <T extends Parameters<typeof Type.Object>[0]>(properties: T)
 /** PocketBase's date format: `2026-11-25 10:00:00.000Z`. */
 export const DateText = () => Type.String({ description: 'UTC, `YYYY-MM-DD hh:mm:ss.sssZ`' });
 
+/** A member's language (PocketBase's select field): `en` or `de`. */
+export const Language = (options: { description?: string } = {}) =>
+  Type.Union([Type.Literal('en'), Type.Literal('de')], options);
+
 /** A record id: 15 lower-case letters and digits. */
 export const Id = () => Type.String({ description: 'a 15-character id' });
 
@@ -50,7 +54,7 @@ export const Id = () => Type.String({ description: 'a 15-character id' });
 export const FieldError = Type.Object({
   code: Type.String(),
   message: Type.String(),
-  params: Type.Optional(Type.Record(Type.String(), Type.Number())),
+  params: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Number(), Type.String()]))),
 });
 
 /**

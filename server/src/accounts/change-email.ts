@@ -53,9 +53,10 @@ export async function requestEmailChange(
   const taken = await findUserByEmail(ctx, newEmail);
   const token = ctx.tokens.sign('emailChange', user, { newEmail });
   const linkExpiry = new Date(Tokens.decode(token)!.exp * 1000);
+  // Each in its reader's language: the account the address already has, or the one moving.
   const mail = taken
-    ? emailTakenMail(appName, appUrl, newEmail)
-    : emailChangeMail(appName, appUrl, token, newEmail);
+    ? emailTakenMail(taken.language, appName, appUrl, newEmail)
+    : emailChangeMail(user.language, appName, appUrl, token, newEmail);
   await ctx.db.transaction().execute(async (trx) => {
     await enqueueMail(trx, {
       ...mail,
@@ -134,9 +135,16 @@ export async function confirmEmailChange(
       // To the old address: its owner is the one who must hear of it.
       await queueNotice(ctx, trx, user, client, {
         kind: 'emailChanged',
-        subject: `Your ${appName} email was changed`,
-        what: `The email address of your ${appName} account was changed from ${user.email} to ${newEmail}.`,
-        outro: 'Every session of your account ended when the address changed.',
+        en: {
+          subject: `Your ${appName} email was changed`,
+          what: `The email address of your ${appName} account was changed from ${user.email} to ${newEmail}.`,
+          outro: 'Every session of your account ended when the address changed.',
+        },
+        de: {
+          subject: `Ihre E-Mail-Adresse für ${appName} wurde geändert`,
+          what: `Die E-Mail-Adresse Ihres Kontos bei ${appName} wurde von ${user.email} in ${newEmail} geändert.`,
+          outro: 'Mit der Änderung der Adresse wurden alle Sitzungen Ihres Kontos beendet.',
+        },
       });
       work.mailQueued();
     });

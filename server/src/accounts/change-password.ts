@@ -9,6 +9,7 @@ import {
 import { endSessions, sessionToken } from '../core/sessions.js';
 import { lastingWrite } from '../core/one-transaction.js';
 import { inTransaction } from '../core/transaction.js';
+import { invalidLanguage, isLanguage } from '../core/language.js';
 import type { Auth } from '../core/users.js';
 import type { User } from '../db/schema.js';
 import type { UploadedFile } from '../http/multipart.js';
@@ -51,18 +52,20 @@ export interface RecordUpdateInput {
   avatar?: string;
   /** A file sent as `avatar` in a multipart form: the new avatar. */
   avatarUpload?: UploadedFile;
+  /** undefined or '': unchanged; else `en` or `de`, the language of the member's mail. */
+  language?: string;
 }
 
 /** The columns a member changes on their own record, other than the password's. */
-type ProfileChanges = Partial<Pick<User, 'email_visibility' | 'name' | 'avatar'>>;
+type ProfileChanges = Partial<Pick<User, 'email_visibility' | 'name' | 'avatar' | 'language'>>;
 
 /**
  * PocketBase's record update on the member's own record, for the fields a member may change:
- * `name`, `avatar` (a file in a multipart form, or '' to remove it), `emailVisibility`, and the
- * password (with `oldPassword`). Every other field is ignored. All fields are checked before
- * anything changes: one field error leaves the record as it was. A new password rotates the
- * tokenKey (outstanding reset and verification links die), ends every other session, queues a
- * notice mail, and returns a fresh token for this device's session.
+ * `name`, `avatar` (a file in a multipart form, or '' to remove it), `emailVisibility`, `language`
+ * (the language of their mail), and the password (with `oldPassword`). Every other field is
+ * ignored. All fields are checked before anything changes: one field error leaves the record as it
+ * was. A new password rotates the tokenKey (outstanding reset and verification links die), ends
+ * every other session, queues a notice mail, and returns a fresh token for this device's session.
  */
 export async function updateOwnRecord(
   ctx: AppContext,
@@ -79,6 +82,10 @@ export async function updateOwnRecord(
     const error = nameError(name);
     if (error) errors.name = error;
     else changes.name = name;
+  }
+  if (input.language) {
+    if (!isLanguage(input.language)) errors.language = invalidLanguage(input.language);
+    else if (input.language !== user.language) changes.language = input.language;
   }
   let newAvatar: NewAvatar | undefined;
   if (input.avatarUpload) {
@@ -172,7 +179,7 @@ export async function updateOwnRecord(
         detail: { otherSessionsEnded: ended },
       }));
       const { appName } = ctx.settings;
-      await queueNotice(ctx, trx, user, client, passwordChangedNotice(appName, 'others'));
+      await queueNotice(ctx, trx, updated, client, passwordChangedNotice(appName, 'others'));
       work.mailQueued();
     }),
   );

@@ -128,8 +128,8 @@ export async function queueAccountMail(
   const token = ctx.tokens.sign(kind, user);
   const content =
     kind === 'verification'
-      ? verificationMail(appName, appUrl, token)
-      : passwordResetMail(appName, appUrl, token);
+      ? verificationMail(user.language, appName, appUrl, token)
+      : passwordResetMail(user.language, appName, appUrl, token);
   const expiresAt = new Date(Tokens.decode(token)!.exp * 1000);
   await enqueueMail(trx, { ...content, to: user.email, userId: user.id, kind, expiresAt });
 }

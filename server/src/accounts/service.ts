@@ -29,6 +29,7 @@ export { AVATAR_MAX_BYTES } from './profile.js';
 export {
   emailChangeMail,
   inviteMail,
+  type Notice,
   passwordResetMail,
   securityNotice,
   signInCodeMail,

@@ -100,7 +100,7 @@ async function sendCode(ctx: AppContext, otpId: string, email: string, client: C
   await inTransaction(ctx, async ({ trx, mailQueued }) => {
     const user = await trx
       .selectFrom('users')
-      .select(['id', 'disabled'])
+      .select(['id', 'disabled', 'language'])
       .where('email', '=', email)
       .executeTakeFirst();
     if (!user || user.disabled === 1) return;
@@ -131,7 +131,12 @@ async function sendCode(ctx: AppContext, otpId: string, email: string, client: C
         expires: formatDate(expires),
       })
       .execute();
-    const mail = signInCodeMail(ctx.settings.appName, code, CODE_LIFETIME_MS / 60_000);
+    const mail = signInCodeMail(
+      user.language,
+      ctx.settings.appName,
+      code,
+      CODE_LIFETIME_MS / 60_000,
+    );
     await enqueueMail(trx, {
       ...mail,
       to: email,

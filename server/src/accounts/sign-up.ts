@@ -6,6 +6,7 @@ import {
   type FieldErrors,
   ValidationError,
 } from '../core/errors.js';
+import { invalidLanguage, isLanguage, type Language } from '../core/language.js';
 import { findUserByEmail } from '../core/users.js';
 import type { Transaction } from 'kysely';
 import { isUniqueViolation } from '../db/connect.js';
@@ -36,6 +37,8 @@ export interface SignUpInput {
   inviteCode: string;
   /** Optional: '' is no name. */
   name: string;
+  /** Optional: the language of the member's mail; '' is English. */
+  language: string;
   emailVisibility?: boolean;
   verified?: boolean;
 }
@@ -81,6 +84,8 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
   const name = normalizeName(input.name);
   const badName = nameError(name);
   if (badName) stage2.name = badName;
+  const language = input.language || 'en';
+  if (!isLanguage(language)) stage2.language = invalidLanguage(language);
   assertNoFieldErrors(stage2, CREATE_FAILED);
 
   // 3. The invite code exists and is unused.
@@ -98,6 +103,7 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
     verified: false,
     emailVisibility: input.emailVisibility === true,
     name,
+    language: language as Language,
     client,
     method: 'password',
   });
@@ -110,6 +116,8 @@ export interface ProviderSignUpInput {
   emailVerified: boolean;
   inviteCode: string;
   emailVisibility: boolean | undefined;
+  /** createData.language: the language of the member's mail; '' is English. */
+  language: string;
   provider: string;
   /** Links the provider identity to the new account, inside its transaction. */
   link: (trx: Transaction<Database>, user: User) => Promise<void>;
@@ -132,6 +140,8 @@ export async function signUpWithProvider(
   if (isBlankCode(input.inviteCode)) errors.inviteCode = fieldError.required();
   else if (email === '') errors.email = fieldError.required();
   else if (!isEmail(email)) errors.email = fieldError.isEmail();
+  const language = input.language || 'en';
+  if (!isLanguage(language)) errors.language = invalidLanguage(language);
   assertNoFieldErrors(errors, CREATE_FAILED);
 
   const invite = await findUsableCode(ctx, input.inviteCode);
@@ -145,6 +155,7 @@ export async function signUpWithProvider(
     verified: input.emailVerified,
     emailVisibility: input.emailVisibility === true,
     name: '',
+    language: language as Language,
     client,
     method: 'oauth2',
     provider: input.provider,
@@ -166,6 +177,7 @@ async function createAccount(
     verified: boolean;
     emailVisibility: boolean;
     name: string;
+    language: Language;
     client: Client;
     method: 'password' | 'oauth2';
     provider?: string;
@@ -195,6 +207,7 @@ async function createAccount(
     updated: now,
     name: account.name,
     avatar: '',
+    language: account.language,
   };
 
   try {

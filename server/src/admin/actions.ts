@@ -1,5 +1,10 @@
 import { CLI_ACTOR } from '../audit/service.js';
-import { deleteAccount, queueNotice, resendVerificationMail } from '../accounts/service.js';
+import {
+  deleteAccount,
+  type Notice,
+  queueNotice,
+  resendVerificationMail,
+} from '../accounts/service.js';
 import { recordEvent, type SecurityEventType } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
 import {
@@ -299,17 +304,34 @@ export interface RemovedSecondFactors {
 }
 
 /** The member's notice of a reset: what was removed, and how to set it up again. */
-function resetNotice(appName: string, removed: RemovedSecondFactors) {
+function resetNotice(appName: string, removed: RemovedSecondFactors): Notice {
+  const { twoStep, passkeys } = removed;
   const parts = [
-    ...(removed.twoStep ? ['two-step sign-in is off (your recovery codes no longer work)'] : []),
-    ...(removed.passkeys === 1 ? ['your passkey was removed'] : []),
-    ...(removed.passkeys > 1 ? [`your ${removed.passkeys} passkeys were removed`] : []),
+    ...(twoStep ? ['two-step sign-in is off (your recovery codes no longer work)'] : []),
+    ...(passkeys === 1 ? ['your passkey was removed'] : []),
+    ...(passkeys > 1 ? [`your ${passkeys} passkeys were removed`] : []),
+  ];
+  const teile = [
+    ...(twoStep
+      ? [
+          'die Zwei-Schritt-Anmeldung ist aus (Ihre Wiederherstellungscodes funktionieren nicht mehr)',
+        ]
+      : []),
+    ...(passkeys === 1 ? ['Ihr Passkey wurde entfernt'] : []),
+    ...(passkeys > 1 ? [`Ihre ${passkeys} Passkeys wurden entfernt`] : []),
   ];
   return {
     kind: 'adminResetTwoStep',
-    subject: `Two-step sign-in was reset on your ${appName} account`,
-    what: `An operator of ${appName} reset the sign-in of your account so that you can sign in without your phone: ${parts.join(' and ')}.`,
-    outro: `Once you are signed in, turn two-step sign-in on again${removed.passkeys > 0 ? ' and add your passkeys again' : ''} in Settings. ${appName} will never ask for your password or your codes by email.`,
+    en: {
+      subject: `Two-step sign-in was reset on your ${appName} account`,
+      what: `An operator of ${appName} reset the sign-in of your account so that you can sign in without your phone: ${parts.join(' and ')}.`,
+      outro: `Once you are signed in, turn two-step sign-in on again${passkeys > 0 ? ' and add your passkeys again' : ''} in Settings. ${appName} will never ask for your password or your codes by email.`,
+    },
+    de: {
+      subject: `Die Zwei-Schritt-Anmeldung Ihres Kontos bei ${appName} wurde zurückgesetzt`,
+      what: `Ein Betreiber von ${appName} hat die Anmeldung Ihres Kontos zurückgesetzt, damit Sie sich ohne Ihr Telefon anmelden können: ${teile.join(' und ')}.`,
+      outro: `Schalten Sie die Zwei-Schritt-Anmeldung nach der Anmeldung in den Einstellungen wieder ein${passkeys > 0 ? ' und fügen Sie Ihre Passkeys wieder hinzu' : ''}. ${appName} wird Sie nie per E-Mail nach Ihrem Passwort oder Ihren Codes fragen.`,
+    },
   };
 }
 

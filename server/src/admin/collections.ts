@@ -21,7 +21,7 @@ import { MAX_PER_PAGE } from './record-list.js';
  *
  * The description says what the server does: the records' fields (PocketBase's field JSON, keys in
  * PocketBase's alphabetical order, field ids as PocketBase makes them: the type and the CRC-32 of
- * type and name), the rules (the member themselves; lists for operators), how members sign in
+ * the name), the rules (the member themselves; lists for operators), how members sign in
  * (password by email, providers, two-step sign-in) and the tokens' lifetimes. Mail templates, OTP
  * and alert options are not part of it: Gatehouse composes its mails in code.
  */
@@ -141,6 +141,17 @@ const FIELDS: Array<Record<string, unknown>> = [
     system: false,
     thumbs: ['100x100', '40x40', '200x200', '400x400', '100x100t', '100x100f', '200x0', '0x200'],
     type: 'file',
+  },
+  {
+    hidden: false,
+    id: 'select3571151285',
+    maxSelect: 1,
+    name: 'language',
+    presentable: false,
+    required: false,
+    system: false,
+    type: 'select',
+    values: ['en', 'de'],
   },
   {
     hidden: false,

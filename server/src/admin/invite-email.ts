@@ -63,7 +63,9 @@ export async function inviteByEmail(
   const inviter = operator.name.trim() || operator.email;
   const code = await inTransaction(ctx, async (work) => {
     const [code] = await createInviteCodes(work.trx, operator.id, 1);
-    const content = inviteMail(appName, inviteLink(appUrl, code!.code), code!.code, inviter);
+    // The invitee has no account, so no language of their own: the operator's, who writes to them.
+    const link = inviteLink(appUrl, code!.code);
+    const content = inviteMail(operator.language, appName, link, code!.code, inviter);
     await enqueueMail(work.trx, { ...content, to: email, userId: null, kind: 'invite' });
     await recordEvent(work.trx, {
       type: 'admin_invite_sent',

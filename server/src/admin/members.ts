@@ -127,6 +127,7 @@ const MEMBER_COLUMNS = [
   'verified',
   'name',
   'avatar',
+  'language',
   'is_initial_user',
   'is_operator',
   'disabled',

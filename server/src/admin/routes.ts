@@ -243,14 +243,21 @@ export function adminRoutes(ctx: AppContext) {
     api.post('/api/admin/test-mail', { schema: C.testMail }, async (request, reply) => {
       const op = await requireOperator(ctx, request);
       const { appName, appUrl } = ctx.config;
-      const content = composeMail({
-        appName,
-        subject: `${appName} test email`,
-        intro: `This is a test email from ${appName}, sent from the operator console. Mail is being delivered.`,
-        action: `Open ${appName}`,
-        link: `${appUrl}/`,
-        outro: 'Nothing to do: you asked for this email.',
-      });
+      const words = {
+        en: {
+          subject: `${appName} test email`,
+          intro: `This is a test email from ${appName}, sent from the operator console. Mail is being delivered.`,
+          action: `Open ${appName}`,
+          outro: 'Nothing to do: you asked for this email.',
+        },
+        de: {
+          subject: `Test-E-Mail von ${appName}`,
+          intro: `Dies ist eine Test-E-Mail von ${appName}, gesendet aus der Verwaltung. E-Mails werden zugestellt.`,
+          action: `${appName} öffnen`,
+          outro: 'Nichts zu tun: Sie haben diese E-Mail angefordert.',
+        },
+      }[op.language];
+      const content = composeMail({ language: op.language, appName, ...words, link: `${appUrl}/` });
       await enqueueMail(ctx.db, { ...content, to: op.email, userId: op.id, kind: 'testMail' });
       await recordOperatorAction(ctx, 'admin_test_mail', op.id, op.id, clientOf(request));
       ctx.mailQueued();

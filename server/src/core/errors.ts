@@ -7,7 +7,7 @@
 export interface FieldError {
   code: string;
   message: string;
-  params?: Record<string, number>;
+  params?: Record<string, number | string>;
 }
 
 export type FieldErrors = Record<string, FieldError>;

@@ -15,6 +15,7 @@ import {
 /**
  * A user as PocketBase shows a record; never the password hash or tokenKey. `name` and `avatar`
  * are PocketBase's fields (docs/decisions/0050); a row read without them shows them empty.
+ * `language` is the language of the member's mail (docs/decisions/0072).
  */
 export function userRecord(user: User, options: { withEmail: boolean }) {
   const visibleEmail = options.withEmail || user.email_visibility === 1;
@@ -27,6 +28,7 @@ export function userRecord(user: User, options: { withEmail: boolean }) {
     verified: user.verified === 1,
     name: user.name ?? '',
     avatar: user.avatar ?? '',
+    language: user.language ?? 'en',
     isInitialUser: user.is_initial_user === 1,
     inviteCode: user.invite_code,
     created: user.created,

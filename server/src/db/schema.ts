@@ -29,6 +29,11 @@ export interface UsersTable {
   name: Generated<string>;
   /** PocketBase's `avatar`: the file's name (`name_random10.ext`), '' when none. */
   avatar: Generated<string>;
+  /**
+   * The language of the member's mail (docs/decisions/0072), one of core/language.ts's LANGUAGES;
+   * 'en' for an account from before it.
+   */
+  language: Generated<'en' | 'de'>;
 }
 
 /**

@@ -148,8 +148,14 @@ export async function addPasskey(
     const { appName } = ctx.settings;
     await queueNotice(ctx, trx, user, client, {
       kind: 'passkeyAdded',
-      subject: `A passkey was added to your ${appName} account`,
-      what: `A passkey was added to your ${appName} account: it can now sign in without the password.`,
+      en: {
+        subject: `A passkey was added to your ${appName} account`,
+        what: `A passkey was added to your ${appName} account: it can now sign in without the password.`,
+      },
+      de: {
+        subject: `Ihrem Konto bei ${appName} wurde ein Passkey hinzugefügt`,
+        what: `Ihrem Konto bei ${appName} wurde ein Passkey hinzugefügt: Mit ihm kann man sich jetzt ohne das Passwort anmelden.`,
+      },
     });
   });
   ctx.mailQueued();

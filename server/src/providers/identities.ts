@@ -46,7 +46,7 @@ export function identitiesOf(db: Db, userId: string): Promise<ExternalAuth[]> {
 export async function linkIdentity(
   ctx: AppContext,
   trx: Transaction<Database>,
-  user: Pick<User, 'id' | 'email'>,
+  user: Pick<User, 'id' | 'email' | 'language'>,
   identity: { provider: string; displayName: string; providerId: string },
   client: Client,
   how: 'sign_up' | 'email' | 'connect',
@@ -71,7 +71,13 @@ export async function linkIdentity(
   const { appName } = ctx.settings;
   await queueNotice(ctx, trx, user, client, {
     kind: 'providerConnected',
-    subject: `${identity.displayName} was connected to your ${appName} account`,
-    what: `${identity.displayName} was connected to your ${appName} account: it can now sign you in without the password.`,
+    en: {
+      subject: `${identity.displayName} was connected to your ${appName} account`,
+      what: `${identity.displayName} was connected to your ${appName} account: it can now sign you in without the password.`,
+    },
+    de: {
+      subject: `${identity.displayName} wurde mit Ihrem Konto bei ${appName} verbunden`,
+      what: `${identity.displayName} wurde mit Ihrem Konto bei ${appName} verbunden: Damit können Sie sich jetzt ohne das Passwort anmelden.`,
+    },
   });
 }

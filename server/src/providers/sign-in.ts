@@ -88,8 +88,10 @@ export async function signInWithProvider(
   const createData = input.createData ?? {};
   const inviteCode = createData.inviteCode ?? '';
   const emailVisibility = createData.emailVisibility;
+  const language = createData.language ?? '';
   if (
     typeof inviteCode !== 'string' ||
+    typeof language !== 'string' ||
     (emailVisibility !== undefined && typeof emailVisibility !== 'boolean') ||
     input.code.length > 2048 ||
     input.codeVerifier.length > 256
@@ -203,6 +205,7 @@ export async function signInWithProvider(
       emailVerified: providerUser.emailVerified,
       inviteCode,
       emailVisibility,
+      language,
       provider: provider.name,
       link: (trx, created) => linkIdentity(ctx, trx, created, identity, client, 'sign_up'),
     },

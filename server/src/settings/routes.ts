@@ -31,7 +31,11 @@ export function settingsRoutes(ctx: AppContext) {
 
     api.post('/api/settings/test/email', { schema: C.testEmail }, async (request, reply) => {
       const { user } = await requireSuperuser(ctx, request);
-      await sendTestEmail(ctx, request.body, { userId: user.id, client: clientOf(request) });
+      await sendTestEmail(ctx, request.body, {
+        userId: user.id,
+        client: clientOf(request),
+        language: user.language,
+      });
       return reply.code(204).send(null);
     });
   };

@@ -7,6 +7,7 @@ import {
 } from '../accounts/service.js';
 import { recordEvent } from '../core/audit.js';
 import type { AppContext } from '../core/context.js';
+import type { Language } from '../core/language.js';
 import { fieldError, type FieldErrors, ValidationError } from '../core/errors.js';
 import { inTransaction } from '../core/transaction.js';
 import { USERS_COLLECTION_ID, USERS_COLLECTION_NAME } from '../core/tokens.js';
@@ -19,7 +20,8 @@ import type { SettingsActor } from './update.js';
  * asked for, as a member would get it, with a link that leads nowhere (a placeholder token), to
  * the address given. It goes through the outbox, so it arrives (or fails) as real mail does, with
  * the SMTP settings in force: that is what it tests. The operator's security log says they sent it,
- * to whom and of which template.
+ * to whom and of which template. It is written in the operator's language, who reads it
+ * (docs/decisions/0072).
  */
 
 /** PocketBase's message when the form is refused. */
@@ -43,7 +45,7 @@ const TEST_CODE = '12345678';
 export async function sendTestEmail(
   ctx: AppContext,
   input: { email: string; template: string; collection: string },
-  by: SettingsActor,
+  by: SettingsActor & { language: Language },
 ): Promise<void> {
   const errors: FieldErrors = {};
   if (!COLLECTIONS.includes(input.collection)) {
@@ -62,7 +64,7 @@ export async function sendTestEmail(
   }
   if (Object.keys(errors).length > 0) throw new ValidationError(TEST_EMAIL_FAILED, errors);
 
-  const mail = testMail(ctx, input.template as Template, input.email);
+  const mail = testMail(ctx, by.language, input.template as Template, input.email);
   await inTransaction(ctx, async (work) => {
     await enqueueMail(work.trx, { ...mail, to: input.email, userId: null, kind: 'testEmail' });
     await recordEvent(work.trx, {
@@ -75,27 +77,40 @@ export async function sendTestEmail(
   });
 }
 
-function testMail(ctx: AppContext, template: Template, email: string): MailContent {
+function testMail(
+  ctx: AppContext,
+  language: Language,
+  template: Template,
+  email: string,
+): MailContent {
   const { appName, appUrl } = ctx.settings;
   switch (template) {
     case 'verification':
-      return verificationMail(appName, appUrl, TEST_TOKEN);
+      return verificationMail(language, appName, appUrl, TEST_TOKEN);
     case 'password-reset':
-      return passwordResetMail(appName, appUrl, TEST_TOKEN);
+      return passwordResetMail(language, appName, appUrl, TEST_TOKEN);
     case 'email-change':
-      return emailChangeMail(appName, appUrl, TEST_TOKEN, email);
+      return emailChangeMail(language, appName, appUrl, TEST_TOKEN, email);
     case 'otp':
-      return signInCodeMail(appName, TEST_CODE, 3);
-    case 'login-alert':
-      return securityNotice(
-        appName,
-        appUrl,
-        {
+      return signInCodeMail(language, appName, TEST_CODE, 3);
+    case 'login-alert': {
+      const notice = {
+        en: {
           subject: `New sign-in to your ${appName} account`,
           what: `This is a test of the new sign-in notice: your ${appName} account was signed in to.`,
           outro: 'Nothing to do: an operator sent this test.',
         },
-        { at: new Date(), ip: 'TEST_IP', userAgent: 'TEST_USER_AGENT' },
-      );
+        de: {
+          subject: `Neue Anmeldung bei Ihrem Konto bei ${appName}`,
+          what: `Dies ist ein Test des Hinweises auf neue Anmeldungen: Jemand hat sich bei Ihrem Konto bei ${appName} angemeldet.`,
+          outro: 'Nichts zu tun: Ein Betreiber hat diesen Test gesendet.',
+        },
+      }[language];
+      return securityNotice(language, appName, appUrl, notice, {
+        at: new Date(),
+        ip: 'TEST_IP',
+        userAgent: 'TEST_USER_AGENT',
+      });
+    }
   }
 }

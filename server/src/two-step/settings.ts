@@ -1,5 +1,5 @@
 import type QRCode from 'qrcode';
-import { isCurrentPassword, queueNotice } from '../accounts/service.js';
+import { isCurrentPassword, type Notice, queueNotice } from '../accounts/service.js';
 import { recordEvent, type SecurityEventType } from '../core/audit.js';
 import type { AppContext, Client } from '../core/context.js';
 import {
@@ -116,9 +116,16 @@ export async function enableTotp(
       throw new ValidationError(VALIDATION_FAILED, { code: fieldError.invalidCode() });
     }
     const codes = await replaceRecoveryCodes(trx, ctx.box, user.id);
+    const { appName } = ctx.settings;
     await notify(ctx, trx, user, client, 'totp_enabled', {
-      subject: `Two-step sign-in was turned on for your ${ctx.settings.appName} account`,
-      what: `Two-step sign-in with an authenticator app was turned on for your ${ctx.settings.appName} account: signing in now also asks for a code.`,
+      en: {
+        subject: `Two-step sign-in was turned on for your ${appName} account`,
+        what: `Two-step sign-in with an authenticator app was turned on for your ${appName} account: signing in now also asks for a code.`,
+      },
+      de: {
+        subject: `Die Zwei-Schritt-Anmeldung wurde für Ihr Konto bei ${appName} eingeschaltet`,
+        what: `Die Zwei-Schritt-Anmeldung mit einer Authenticator-App wurde für Ihr Konto bei ${appName} eingeschaltet: Beim Anmelden wird jetzt auch nach einem Code gefragt.`,
+      },
     });
     return codes;
   });
@@ -140,9 +147,16 @@ export async function disableTotp(
     await trx.deleteFrom('two_step').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('mfa_challenges').where('user_id', '=', user.id).execute();
+    const { appName } = ctx.settings;
     await notify(ctx, trx, user, client, 'totp_disabled', {
-      subject: `Two-step sign-in was turned off for your ${ctx.settings.appName} account`,
-      what: `Two-step sign-in was turned off for your ${ctx.settings.appName} account: signing in now needs only the password.`,
+      en: {
+        subject: `Two-step sign-in was turned off for your ${appName} account`,
+        what: `Two-step sign-in was turned off for your ${appName} account: signing in now needs only the password.`,
+      },
+      de: {
+        subject: `Die Zwei-Schritt-Anmeldung wurde für Ihr Konto bei ${appName} ausgeschaltet`,
+        what: `Die Zwei-Schritt-Anmeldung wurde für Ihr Konto bei ${appName} ausgeschaltet: Zum Anmelden genügt jetzt das Passwort.`,
+      },
     });
   });
   ctx.mailQueued();
@@ -160,9 +174,16 @@ export async function renewRecoveryCodes(
   if (row?.enabled !== 1) throw new ValidationError(NOT_ON);
   const recoveryCodes = await ctx.db.transaction().execute(async (trx) => {
     const codes = await replaceRecoveryCodes(trx, ctx.box, user.id);
+    const { appName } = ctx.settings;
     await notify(ctx, trx, user, client, 'recovery_codes_generated', {
-      subject: `New recovery codes for your ${ctx.settings.appName} account`,
-      what: `New recovery codes were made for your ${ctx.settings.appName} account; the earlier ones no longer work.`,
+      en: {
+        subject: `New recovery codes for your ${appName} account`,
+        what: `New recovery codes were made for your ${appName} account; the earlier ones no longer work.`,
+      },
+      de: {
+        subject: `Neue Wiederherstellungscodes für Ihr Konto bei ${appName}`,
+        what: `Für Ihr Konto bei ${appName} wurden neue Wiederherstellungscodes erstellt; die bisherigen funktionieren nicht mehr.`,
+      },
     });
     return codes;
   });
@@ -200,7 +221,7 @@ async function notify(
   user: User,
   client: Client,
   type: SecurityEventType,
-  mail: { subject: string; what: string },
+  mail: Omit<Notice, 'kind'>,
 ): Promise<void> {
   await recordEvent(trx, { type, userId: user.id, client });
   await queueNotice(ctx, trx, user, client, { kind: type, ...mail });

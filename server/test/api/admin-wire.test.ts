@@ -54,6 +54,7 @@ describe.each(DATABASES)('the operator console answers byte for byte on %s', (db
       'verified',
       'name',
       'avatar',
+      'language',
       'isInitialUser',
       'inviteCode',
       'created',

@@ -120,6 +120,7 @@ export const RECORD_KEYS = [
   'id',
   'inviteCode',
   'isInitialUser',
+  'language',
   'name',
   'updated',
   'verified',

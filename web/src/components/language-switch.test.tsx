@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chooseLanguage } from '../lib/i18n';
 import {
   authRefreshOk,
@@ -7,11 +7,13 @@ import {
   fakeServer,
   json,
   makeUser,
+  pbError,
   storeSession,
 } from '../test/fake-server';
 import { renderApp } from '../test/render-app';
 
 const alice = makeUser({ email: 'alice@example.com' });
+const RECORD = `PATCH /api/collections/users/records/${alice.id}`;
 
 afterEach(async () => {
   window.localStorage.clear();
@@ -27,10 +29,12 @@ const placesIn = (nav: HTMLElement) =>
 describe('the language in the Menu', () => {
   it('a member picks Deutsch with the keyboard and the app speaks German, then English again', async () => {
     storeSession(alice);
-    fakeServer({
+    const server = fakeServer({
       'POST /api/collections/users/auth-refresh': authRefreshOk(alice),
       'GET /changelog.json': changelogOk(),
       'GET /api/invite-codes': () => json(200, { codes: [] }),
+      // The member's record takes the language: their mail follows it.
+      [RECORD]: (req) => json(200, { ...alice, ...(req.body as object) }),
     });
     const { user } = renderApp('/profile');
     await screen.findByRole('heading', { level: 1, name: 'Profile' });
@@ -71,6 +75,13 @@ describe('the language in the Menu', () => {
     );
     // Each language keeps its own name.
     expect(within(sprachen).getByRole('radio', { name: 'English' })).not.toBeChecked();
+    // The member's record says German now: their mail will be German.
+    await waitFor(() =>
+      expect(server.to('PATCH', `/api/collections/users/records/${alice.id}`)).toHaveLength(1),
+    );
+    expect(server.to('PATCH', `/api/collections/users/records/${alice.id}`)[0]!.body).toEqual({
+      language: 'de',
+    });
 
     // And back to English.
     await user.keyboard('{ArrowLeft}');
@@ -85,5 +96,49 @@ describe('the language in the Menu', () => {
         name: 'English',
       }),
     ).toBeChecked();
+    await waitFor(() =>
+      expect(server.to('PATCH', `/api/collections/users/records/${alice.id}`)).toHaveLength(2),
+    );
+    expect(server.to('PATCH', `/api/collections/users/records/${alice.id}`)[1]!.body).toEqual({
+      language: 'en',
+    });
+  }, 20_000);
+
+  it('the screens switch even when the record cannot take the language', async () => {
+    storeSession(alice);
+    const server = fakeServer({
+      'POST /api/collections/users/auth-refresh': authRefreshOk(alice),
+      'GET /changelog.json': changelogOk(),
+      'GET /api/invite-codes': () => json(200, { codes: [] }),
+      [RECORD]: () =>
+        pbError(503, 'The service is temporarily unavailable. Please try again shortly.'),
+    });
+    const failed = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const { user } = renderApp('/profile');
+      await screen.findByRole('heading', { level: 1, name: 'Profile' });
+      // (The Menu may be open already: a change of language keeps it open until it closes.)
+      if (!screen.queryByRole('group', { name: 'Language' })) {
+        await user.click(screen.getByRole('button', { name: 'Menu' }));
+      }
+      await user.click(
+        within(screen.getByRole('group', { name: 'Language' })).getByRole('radio', {
+          name: 'Deutsch',
+        }),
+      );
+      await waitFor(() => expect(document.documentElement.lang).toBe('de'), { timeout: 10_000 });
+      await waitFor(() => expect(failed).toHaveBeenCalled());
+      expect(server.to('PATCH', `/api/collections/users/records/${alice.id}`)).toHaveLength(1);
+      // Nothing is said, and the screens stay German.
+      for (const alert of screen.queryAllByRole('alert')) expect(alert).toBeEmptyDOMElement();
+      expect(
+        within(screen.getByRole('group', { name: 'Sprache' })).getByRole('radio', {
+          name: 'Deutsch',
+        }),
+      ).toBeChecked();
+      expect(await screen.findByRole('heading', { level: 1, name: 'Profil' })).toBeInTheDocument();
+    } finally {
+      failed.mockRestore();
+    }
   }, 20_000);
 });

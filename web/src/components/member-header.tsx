@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useRouter } from '@tanstack/react-router';
 import { useCurrentUser } from '../lib/auth';
 import { meQueryOptions } from '../lib/me';
+import { saveMemberLanguage } from '../lib/member-language';
 import type { UserRecord } from '../lib/session';
 import { chooseLanguage, currentLanguage, LANGUAGES, type Language } from '../lib/i18n';
 import { readTheme, storeTheme, THEMES, type Theme } from '../lib/theme';
@@ -215,6 +216,8 @@ function MemberMenu({
               onChange={(value) => {
                 openAfterLanguage = true;
                 void chooseLanguage(value);
+                // The member's mail follows (their record's language), quietly.
+                if (value !== member.language) void saveMemberLanguage(member.id, value);
               }}
             />
             <Button variant="secondary" className="mt-3 w-full" onClick={() => void logOut()}>

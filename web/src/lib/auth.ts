@@ -63,7 +63,10 @@ export interface Auth {
    * provider, the code back over realtime); with `createData.inviteCode` a new identity signs up.
    * Results as `signIn`; throws the SDK's error otherwise (a closed popup, the server's 400).
    */
-  signInWithProvider(provider: string, createData?: { inviteCode: string }): Promise<SignInResult>;
+  signInWithProvider(
+    provider: string,
+    createData?: { inviteCode: string; language: string },
+  ): Promise<SignInResult>;
   /**
    * Connects a provider to the signed-in member: the same flow with this session's token, which
    * the server answers with a fresh token for this same session. A session that has to confirm

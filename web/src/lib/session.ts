@@ -51,6 +51,21 @@ export function isTokenExpired(token: string): boolean {
   }
 }
 
+/**
+ * Whether the stored session is an operator's view as a member (docs/decisions/0056): its token is
+ * the one auth-refresh does not renew (`refreshable: false`, PocketBase's impersonate token).
+ */
+export function isViewAsSession(token = readStoredSession().token): boolean {
+  const part = token.split('.')[1];
+  if (!part) return false;
+  try {
+    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/'));
+    return (JSON.parse(json) as { refreshable?: unknown }).refreshable === false;
+  } catch {
+    return false;
+  }
+}
+
 /** The signed-in, verified user of the stored session, or null. */
 export function storedUser(): UserRecord | null {
   const { token, record } = readStoredSession();

@@ -128,6 +128,7 @@ export function makeUser(overrides: Partial<UserRecord> = {}): UserRecord {
     verified: true,
     name: '',
     avatar: '',
+    language: 'en',
     isInitialUser: false,
     inviteCode: 'K7M2-QX9R-T4WD-8HNP-B3VZ',
     created: '2026-08-14 07:16:55.123Z',

@@ -25,6 +25,7 @@ import { impersonation } from './0015-impersonation.js';
 import { oidc } from './0016-oidc.js';
 import { memberSort } from './0017-member-sort.js';
 import { usersVerifiedCreated } from './0018-users-verified-created.js';
+import { usersLanguage } from './0019-users-language.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL, one file each in this folder. Kept in
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0016_oidc': oidc,
   '0017_member_sort': memberSort,
   '0018_users_verified_created': usersVerifiedCreated,
+  '0019_users_language': usersLanguage,
 };
 
 const provider: MigrationProvider = {

@@ -1,4 +1,4 @@
-import { intlLocale } from '../../lib/i18n';
+import { currentLanguage, intlLocale } from '../../lib/i18n';
 import { msg, t } from '@lingui/core/macro';
 import { i18n } from '@lingui/core';
 import { queryOptions } from '@tanstack/react-query';
@@ -37,6 +37,8 @@ export async function signUp(input: {
     passwordConfirm: input.passwordConfirm,
     inviteCode: input.inviteCode.trim(),
     ...(name ? { name } : {}),
+    // The language of the member's mail: the one the app speaks now (docs/decisions/0072).
+    language: currentLanguage(),
   });
   // The account exists; ask for the verification mail. If that request fails the user can still
   // ask again from the login screen, so it does not turn the sign-up into a failure.

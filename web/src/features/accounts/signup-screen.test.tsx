@@ -9,6 +9,7 @@ import {
   pbError,
   type Handler,
 } from '../../test/fake-server';
+import { chooseLanguage } from '../../lib/i18n';
 import { findAnnounced, renderApp } from '../../test/render-app';
 
 const CREATE = 'POST /api/collections/users/records';
@@ -71,8 +72,36 @@ describe('Sign-up (/signup)', () => {
     expect(server.to('POST', '/api/collections/users/records')[0]?.body).toMatchObject({
       email: 'carol@example.com',
       name: 'Carol',
+      language: 'en',
     });
   });
+
+  it('sends the language the app speaks, the language of the member’s mail', async () => {
+    await chooseLanguage('de');
+    try {
+      const server = fakeServer({
+        [CREATE]: () => json(200, makeUser({ verified: false, language: 'de' })),
+        [REQUEST_VERIFICATION]: () => noContent(),
+      });
+      const { user } = renderApp('/signup');
+      await user.type(await screen.findByLabelText('E-Mail'), valid.email);
+      await user.type(screen.getByLabelText('Einladungscode'), valid.inviteCode);
+      await user.type(screen.getByLabelText('Passwort'), valid.password);
+      await user.type(screen.getByLabelText('Passwort bestätigen'), valid.confirm);
+      await user.click(screen.getByRole('button', { name: 'Registrieren' }));
+      expect(
+        await screen.findByRole('heading', { name: 'Konto erfolgreich erstellt' }),
+      ).toBeInTheDocument();
+      expect(server.to('POST', '/api/collections/users/records')[0]?.body).toMatchObject({
+        email: 'carol@example.com',
+        language: 'de',
+      });
+    } finally {
+      window.localStorage.clear();
+      await chooseLanguage('en');
+      window.localStorage.clear();
+    }
+  }, 20_000);
 
   it('checks the name’s length after the spec’s checks, and says the server’s refusal of it', async () => {
     const server = fakeServer({
@@ -318,6 +347,7 @@ describe('Sign-up (/signup)', () => {
       password: 'long enough pw',
       passwordConfirm: 'long enough pw',
       inviteCode: 'ABCD-EFGH',
+      language: 'en',
     });
     expect(server.to('POST', '/api/collections/users/request-verification')[0]?.body).toEqual({
       email: 'carol@example.com',

@@ -39,6 +39,7 @@ function member(n: number): MemberAnswer {
     verified: true,
     name: '',
     avatar: '',
+    language: 'en',
     isInitialUser: false,
     inviteCode: 'ABCD-EFGH-JKLM-NPQR-STVW',
     created: '2026-11-20 10:00:00.000Z',

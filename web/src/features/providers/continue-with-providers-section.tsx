@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { LiveMessage } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { signInProviders } from '../../lib/app-config';
+import { currentLanguage } from '../../lib/i18n';
 import { useAuth, type SignInResult } from '../../lib/auth';
 
 /**
@@ -51,7 +52,9 @@ export function ContinueWithProvidersSection(props: {
     // Its words for a failure, fetched while the provider's window is open.
     const failure = failureWords();
     try {
-      const result = await auth.signInWithProvider(name, inviteCode ? { inviteCode } : undefined);
+      // A sign-up's mail speaks the language the app speaks now (docs/decisions/0072).
+      const createData = inviteCode ? { inviteCode, language: currentLanguage() } : undefined;
+      const result = await auth.signInWithProvider(name, createData);
       setBusy(null);
       props.onResult(result);
     } catch (err) {

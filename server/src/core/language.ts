@@ -1,0 +1,24 @@
+import type { FieldError } from './errors.js';
+
+/**
+ * The languages Gatehouse speaks, the web app's (web/src/lib/i18n.ts): a member's `language`, the
+ * language every mail to them is written in (docs/decisions/0072).
+ */
+export const LANGUAGES = ['en', 'de'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export const isLanguage = (value: unknown): value is Language =>
+  typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+
+/**
+ * PocketBase's answer to a select field's value that is not one of its values (core/field_select.go):
+ * `Invalid value {{.value}}`, made a sentence as PocketBase's error envelope does.
+ */
+export function invalidLanguage(value: string): FieldError {
+  const message = `Invalid value ${value}`;
+  return {
+    code: 'validation_invalid_value',
+    message: /[.?!]$/.test(message) ? message : `${message}.`,
+    params: { value },
+  };
+}
