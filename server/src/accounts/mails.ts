@@ -23,7 +23,7 @@ export function verificationMail(
     },
     de: {
       subject: `Bestätigen Sie Ihre E-Mail-Adresse für ${appName}`,
-      intro: `Willkommen bei ${appName}. Bestätigen Sie Ihre E-Mail-Adresse, um Ihr Konto fertig anzulegen:`,
+      intro: `Willkommen bei ${appName}. Bestätigen Sie Ihre E-Mail-Adresse, um die Anlage Ihres Kontos abzuschließen:`,
       action: 'E-Mail-Adresse bestätigen',
       outro:
         'Wenn Sie kein Konto angelegt haben, können Sie diese E-Mail ignorieren. Der Link ist 24 Stunden lang gültig.',
@@ -90,7 +90,7 @@ export function inviteMail(
       subject: `Sie sind zu ${appName} eingeladen`,
       intro: `${inviter} hat Sie zu ${appName} eingeladen. ${appName} ist nur mit Einladung zugänglich: Dieser Link enthält Ihren Einladungscode. Um Ihr Konto anzulegen, öffnen Sie:`,
       action: `${appName} beitreten`,
-      outro: `Ihr Einladungscode ist ${code}; er funktioniert einmal. Wenn Sie nicht wissen, wer Ihnen das geschickt hat, können Sie diese E-Mail ignorieren.`,
+      outro: `Ihr Einladungscode ist ${code}; er gilt nur einmal. Wenn Sie nicht wissen, wer Ihnen das geschickt hat, können Sie diese E-Mail ignorieren.`,
     },
   }[language];
   return composeMail({ language, appName, ...words, link });
@@ -115,7 +115,7 @@ export function signInCodeMail(
     de: {
       subject: `Ihr Anmeldecode für ${appName}`,
       intro: `Jemand möchte sich mit einem Code, der an diese Adresse gesendet wird, bei Ihrem Konto bei ${appName} anmelden. Ihr Code lautet:`,
-      outro: `Der Code funktioniert einmal und ist ${minutes} Minuten lang gültig. Geben Sie ihn niemandem: ${appName} wird Sie nie danach fragen. Wenn Sie keinen Code angefordert haben, können Sie diese E-Mail ignorieren.`,
+      outro: `Der Code gilt nur einmal und ist ${minutes} Minuten lang gültig. Geben Sie ihn niemandem: ${appName} wird Sie nie danach fragen. Wenn Sie keinen Code angefordert haben, können Sie diese E-Mail ignorieren.`,
     },
   }[language];
   return composeMail({ language, appName, ...words, code });

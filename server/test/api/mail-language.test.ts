@@ -71,7 +71,7 @@ describe.each(DATABASES)('mail in the member’s language on %s', (db) => {
     const { verification: mail } = await germanMember();
     const text = textOf(mail);
     expect(text).toMatch(
-      /^Gatehouse\n\nGuten Tag,\n\nWillkommen bei Gatehouse\. Bestätigen Sie Ihre E-Mail-Adresse, um Ihr Konto fertig anzulegen:\n\nhttp:\/\/app\.test\/verify-email\?token=\S+\n\nWenn Sie kein Konto angelegt haben, können Sie diese E-Mail ignorieren\. Der Link ist 24 Stunden lang gültig\.\n\n— Gatehouse\n*$/,
+      /^Gatehouse\n\nGuten Tag,\n\nWillkommen bei Gatehouse\. Bestätigen Sie Ihre E-Mail-Adresse, um die Anlage Ihres Kontos abzuschließen:\n\nhttp:\/\/app\.test\/verify-email\?token=\S+\n\nWenn Sie kein Konto angelegt haben, können Sie diese E-Mail ignorieren\. Der Link ist 24 Stunden lang gültig\.\n\n— Gatehouse\n*$/,
     );
     expect(mail.html).toContain('<html lang="de">');
     expect(mail.html).toContain(`aria-label="${DE.verify}" lang="de"`);
@@ -218,7 +218,7 @@ describe.each(DATABASES)('mail in the member’s language on %s', (db) => {
       const res = await t.post('/api/admin/invite-email', { email: guest }, root.token);
       expect(res.status, res.text).toBe(200);
       const mail = await t.mail.waitForMailTo(guest, DE.invite);
-      expect(textOf(mail)).toMatch(/Ihr Einladungscode ist [0-9A-Z-]+; er funktioniert einmal\./);
+      expect(textOf(mail)).toMatch(/Ihr Einladungscode ist [0-9A-Z-]+; er gilt nur einmal\./);
       expect(mail.html).toContain('<html lang="de">');
     } finally {
       await t.patch(PATHS.record(root.id), { language: 'en' }, root.token);

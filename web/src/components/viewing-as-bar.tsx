@@ -4,19 +4,8 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useCurrentUser } from '../lib/auth';
-import { readStoredSession } from '../lib/session';
+import { isViewAsSession, readStoredSession, tokenClaim } from '../lib/session';
 import { Button } from './ui/button';
-
-/** A claim of the stored token (the SDK's store), undefined when it cannot be read. */
-function claim(token: string, name: 'refreshable' | 'exp'): unknown {
-  try {
-    const part = token.split('.')[1] ?? '';
-    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/'));
-    return (JSON.parse(json) as Record<string, unknown>)[name];
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The bar at the top of every signed-in screen while an operator views as a member
@@ -32,7 +21,7 @@ export default function ViewingAsBar() {
   const queryClient = useQueryClient();
   const [stopping, setStopping] = useState(false);
   const token = readStoredSession().token;
-  const viewing = user !== null && claim(token, 'refreshable') === false;
+  const viewing = user !== null && isViewAsSession(token);
 
   async function stop() {
     setStopping(true);
@@ -52,7 +41,7 @@ export default function ViewingAsBar() {
     if (!viewing) return;
     // Gives the operator their session back should the view end elsewhere (lib/view-as.ts).
     void import('../lib/view-as');
-    const exp = claim(token, 'exp');
+    const exp = tokenClaim(token, 'exp');
     const left = (typeof exp === 'number' ? exp * 1000 : 0) - Date.now();
     const timer = window.setTimeout(() => void stop(), Math.max(left, 0));
     return () => window.clearTimeout(timer);

@@ -38,32 +38,30 @@ export function readStoredSession(): StoredSession {
   }
 }
 
-/** Same rule as the SDK's isTokenExpired: a token without a future `exp` is not valid. */
-export function isTokenExpired(token: string): boolean {
-  const part = token.split('.')[1];
-  if (!part) return true;
+/** A claim of a token's payload, read without checking it; undefined when it cannot be read. */
+export function tokenClaim(token: string, name: 'exp' | 'refreshable'): unknown {
   try {
+    const part = token.split('.')[1] ?? '';
     const json = atob(part.replace(/-/g, '+').replace(/_/g, '/'));
-    const payload = JSON.parse(json) as { exp?: unknown };
-    return typeof payload.exp !== 'number' || payload.exp <= Date.now() / 1000;
+    return (JSON.parse(json) as Record<string, unknown>)[name];
   } catch {
-    return true;
+    return undefined;
   }
 }
 
+/** Same rule as the SDK's isTokenExpired: a token without a future `exp` is not valid. */
+export function isTokenExpired(token: string): boolean {
+  const exp = tokenClaim(token, 'exp');
+  return typeof exp !== 'number' || exp <= Date.now() / 1000;
+}
+
 /**
- * Whether the stored session is an operator's view as a member (docs/decisions/0056): its token is
- * the one auth-refresh does not renew (`refreshable: false`, PocketBase's impersonate token).
+ * Whether the token (by default the stored session's) is an operator's view as a member
+ * (docs/decisions/0056): the one auth-refresh does not renew (`refreshable: false`, PocketBase's
+ * impersonate token).
  */
 export function isViewAsSession(token = readStoredSession().token): boolean {
-  const part = token.split('.')[1];
-  if (!part) return false;
-  try {
-    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/'));
-    return (JSON.parse(json) as { refreshable?: unknown }).refreshable === false;
-  } catch {
-    return false;
-  }
+  return tokenClaim(token, 'refreshable') === false;
 }
 
 /** The signed-in, verified user of the stored session, or null. */
