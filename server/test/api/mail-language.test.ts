@@ -22,6 +22,7 @@ const DE = {
   passwordChanged: 'Ihr Passwort für Gatehouse wurde geändert',
   emailTaken: 'Jemand wollte ein Konto bei Gatehouse auf diese E-Mail-Adresse umstellen',
   invite: 'Sie sind zu Gatehouse eingeladen',
+  signInCode: 'Ihr Anmeldecode für Gatehouse',
 };
 const S = subjects();
 
@@ -114,6 +115,21 @@ describe.each(DATABASES)('mail in the member’s language on %s', (db) => {
     expect(
       t.mail.filter((m) => m.to.includes(member.email) && m.subject === S.passwordChanged),
     ).toEqual([]);
+  });
+
+  it('the German member’s sign-in code comes in German, the code on a line of its own', async () => {
+    const member = await germanMember();
+    const asked = await t.post(PATHS.requestOtp, { email: member.email });
+    expect(asked.status, asked.text).toBe(200);
+    const mail = await t.mail.waitForMailTo(member.email, DE.signInCode);
+    const text = textOf(mail);
+    expect(text).toMatch(
+      /Ihr Code lautet:\n\n\d{8}\n\nDer Code gilt nur einmal und ist \d+ Minuten lang gültig\./,
+    );
+    expect(mail.html).toContain('<html lang="de">');
+    expect(t.mail.filter((m) => m.to.includes(member.email) && m.subject === S.signInCode)).toEqual(
+      [],
+    );
   });
 
   it('an English member still gets the English mail, word for word', async () => {
