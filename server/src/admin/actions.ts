@@ -311,7 +311,7 @@ function resetNotice(appName: string, removed: RemovedSecondFactors): Notice {
     ...(passkeys === 1 ? ['your passkey was removed'] : []),
     ...(passkeys > 1 ? [`your ${passkeys} passkeys were removed`] : []),
   ];
-  const teile = [
+  const germanParts = [
     ...(twoStep
       ? [
           'die Zwei-Schritt-Anmeldung ist aus (Ihre Wiederherstellungscodes funktionieren nicht mehr)',
@@ -329,7 +329,7 @@ function resetNotice(appName: string, removed: RemovedSecondFactors): Notice {
     },
     de: {
       subject: `Die Zwei-Schritt-Anmeldung Ihres Kontos bei ${appName} wurde zurückgesetzt`,
-      what: `Ein Betreiber von ${appName} hat die Anmeldung Ihres Kontos zurückgesetzt, damit Sie sich ohne Ihr Telefon anmelden können: ${teile.join(' und ')}.`,
+      what: `Ein Betreiber von ${appName} hat die Anmeldung Ihres Kontos zurückgesetzt, damit Sie sich ohne Ihr Telefon anmelden können: ${germanParts.join(' und ')}.`,
       outro: `Schalten Sie die Zwei-Schritt-Anmeldung nach der Anmeldung in den Einstellungen wieder ein${passkeys > 0 ? ' und fügen Sie Ihre Passkeys wieder hinzu' : ''}. ${appName} wird Sie nie per E-Mail nach Ihrem Passwort oder Ihren Codes fragen.`,
     },
   };
