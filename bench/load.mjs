@@ -1,4 +1,4 @@
-/* global console, process, setTimeout, URL, Buffer */
+/* global console, process, setTimeout, URL, Buffer, fetch */
 // The load benchmark, at the server's default configuration (the request log on, info level):
 // invite-code reads, the health check, a member's own record and auth-refresh against a bare
 // node:http baseline (and bare Fastify giving the invite-codes answer); the request log's own cost
