@@ -96,6 +96,25 @@ export function inviteMail(
   return composeMail({ language, appName, ...words, link });
 }
 
+/** The console's Send Test Email, to the operator who asked, in their language. */
+export function operatorTestMail(language: Language, appName: string, appUrl: string): MailContent {
+  const words = {
+    en: {
+      subject: `${appName} test email`,
+      intro: `This is a test email from ${appName}, sent from the operator console. Mail is being delivered.`,
+      action: `Open ${appName}`,
+      outro: 'Nothing to do: you asked for this email.',
+    },
+    de: {
+      subject: `Test-E-Mail von ${appName}`,
+      intro: `Dies ist eine Test-E-Mail von ${appName}, gesendet aus der Verwaltung. E-Mails werden zugestellt.`,
+      action: `${appName} öffnen`,
+      outro: 'Nichts zu tun: Sie haben diese E-Mail angefordert.',
+    },
+  }[language];
+  return composeMail({ language, appName, ...words, link: `${appUrl}/` });
+}
+
 /**
  * A sign-in code (PocketBase's OTP mail, in the app's template): the code, shown on its own, and
  * how long it works. No link: the code is typed where it was asked for.

@@ -29,6 +29,7 @@ export { AVATAR_MAX_BYTES } from './profile.js';
 export {
   emailChangeMail,
   inviteMail,
+  operatorTestMail,
   type Notice,
   passwordResetMail,
   securityNotice,

@@ -6,7 +6,7 @@ import {
   type FieldErrors,
   ValidationError,
 } from '../core/errors.js';
-import { invalidLanguage, isLanguage, type Language } from '../core/language.js';
+import { newAccountLanguage, type Language } from '../core/language.js';
 import { findUserByEmail } from '../core/users.js';
 import type { Transaction } from 'kysely';
 import { isUniqueViolation } from '../db/connect.js';
@@ -84,8 +84,7 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
   const name = normalizeName(input.name);
   const badName = nameError(name);
   if (badName) stage2.name = badName;
-  const language = input.language || 'en';
-  if (!isLanguage(language)) stage2.language = invalidLanguage(language);
+  const language = newAccountLanguage(input.language, stage2);
   assertNoFieldErrors(stage2, CREATE_FAILED);
 
   // 3. The invite code exists and is unused.
@@ -103,7 +102,7 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
     verified: false,
     emailVisibility: input.emailVisibility === true,
     name,
-    language: language as Language,
+    language,
     client,
     method: 'password',
   });
@@ -140,8 +139,7 @@ export async function signUpWithProvider(
   if (isBlankCode(input.inviteCode)) errors.inviteCode = fieldError.required();
   else if (email === '') errors.email = fieldError.required();
   else if (!isEmail(email)) errors.email = fieldError.isEmail();
-  const language = input.language || 'en';
-  if (!isLanguage(language)) errors.language = invalidLanguage(language);
+  const language = newAccountLanguage(input.language, errors);
   assertNoFieldErrors(errors, CREATE_FAILED);
 
   const invite = await findUsableCode(ctx, input.inviteCode);
@@ -155,7 +153,7 @@ export async function signUpWithProvider(
     verified: input.emailVerified,
     emailVisibility: input.emailVisibility === true,
     name: '',
-    language: language as Language,
+    language,
     client,
     method: 'oauth2',
     provider: input.provider,

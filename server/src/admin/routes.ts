@@ -5,6 +5,7 @@ import * as C from '../../../contract/admin.js';
 import { listRecords } from '../../../contract/accounts.js';
 import * as Collections from '../../../contract/collections.js';
 import { impersonate } from '../../../contract/impersonation.js';
+import { operatorTestMail } from '../accounts/service.js';
 import { allEvents } from '../audit/service.js';
 import type { AppContext } from '../core/context.js';
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from '../core/errors.js';
@@ -14,13 +15,7 @@ import { assertFresh } from '../core/reauth.js';
 import { authUser, requireAuth, requireUser } from '../http/auth.js';
 import { clientOf } from '../http/client.js';
 import { listAnswer, listQuery } from '../http/list.js';
-import {
-  composeMail,
-  enqueueMail,
-  listQueuedMail,
-  mailStats,
-  retryMailNow,
-} from '../mail/service.js';
+import { enqueueMail, listQueuedMail, mailStats, retryMailNow } from '../mail/service.js';
 import {
   deleteMember,
   disableMember,
@@ -243,21 +238,7 @@ export function adminRoutes(ctx: AppContext) {
     api.post('/api/admin/test-mail', { schema: C.testMail }, async (request, reply) => {
       const op = await requireOperator(ctx, request);
       const { appName, appUrl } = ctx.config;
-      const words = {
-        en: {
-          subject: `${appName} test email`,
-          intro: `This is a test email from ${appName}, sent from the operator console. Mail is being delivered.`,
-          action: `Open ${appName}`,
-          outro: 'Nothing to do: you asked for this email.',
-        },
-        de: {
-          subject: `Test-E-Mail von ${appName}`,
-          intro: `Dies ist eine Test-E-Mail von ${appName}, gesendet aus der Verwaltung. E-Mails werden zugestellt.`,
-          action: `${appName} öffnen`,
-          outro: 'Nichts zu tun: Sie haben diese E-Mail angefordert.',
-        },
-      }[op.language];
-      const content = composeMail({ language: op.language, appName, ...words, link: `${appUrl}/` });
+      const content = operatorTestMail(op.language, appName, appUrl);
       await enqueueMail(ctx.db, { ...content, to: op.email, userId: op.id, kind: 'testMail' });
       await recordOperatorAction(ctx, 'admin_test_mail', op.id, op.id, clientOf(request));
       ctx.mailQueued();

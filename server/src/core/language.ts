@@ -1,4 +1,4 @@
-import type { FieldError } from './errors.js';
+import type { FieldError, FieldErrors } from './errors.js';
 
 /**
  * The languages Gatehouse speaks, the web app's (web/src/lib/i18n.ts): a member's `language`, the
@@ -21,4 +21,15 @@ export function invalidLanguage(value: string): FieldError {
     message: /[.?!]$/.test(message) ? message : `${message}.`,
     params: { value },
   };
+}
+
+/**
+ * The language a new account is made with: '' (none sent) is English; a value the app does not
+ * speak is recorded in `errors` (and English returned, for a sign-up that then stops on them).
+ */
+export function newAccountLanguage(value: string, errors: FieldErrors): Language {
+  const language = value || 'en';
+  if (isLanguage(language)) return language;
+  errors.language = invalidLanguage(language);
+  return 'en';
 }
