@@ -134,6 +134,11 @@ test('Crons: a job runs now, and its run shows in the log', async ({ page }) => 
   // Its run, among the jobs' runs in the log.
   await page.getByRole('link', { name: 'Logs', exact: true }).last().click();
   await expect(page).toHaveURL((url) => url.searchParams.get('filter') === 'data.type = "cron"');
+  // The run started here, not the hourly one (which a run at the turn of an hour also finds).
+  const manual = 'data.type = "cron" && data.trigger = "manual"';
+  await page.getByLabel('Filter', { exact: true }).fill(manual);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL((url) => url.searchParams.get('filter') === manual);
   await expect(async () => {
     await page.getByRole('button', { name: 'Refresh' }).click();
     await expect(
