@@ -237,7 +237,8 @@ export function adminRoutes(ctx: AppContext) {
     // The body is read (an object, whatever it holds) though nothing of it is used.
     api.post('/api/admin/test-mail', { schema: C.testMail }, async (request, reply) => {
       const op = await requireOperator(ctx, request);
-      const { appName, appUrl } = ctx.config;
+      // The app's name and address as the settings have them now, as every other mail.
+      const { appName, appUrl } = ctx.settings;
       const content = operatorTestMail(op.language, appName, appUrl);
       await enqueueMail(ctx.db, { ...content, to: op.email, userId: op.id, kind: 'testMail' });
       await recordOperatorAction(ctx, 'admin_test_mail', op.id, op.id, clientOf(request));

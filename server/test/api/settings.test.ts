@@ -383,6 +383,11 @@ describe.each(DATABASES)('SMTP and the sender set in the settings on %s', (db) =
     await pb.settings.testEmail('', to, 'otp');
     const otp = await t.mail.waitForMailTo(to, 'Your Harbour sign-in code');
     expect(otp.text).toContain('12345678');
+    // The console's own test mail (to the operator) carries the renamed app and its address too.
+    await pb.send('/api/admin/test-mail', { method: 'POST', body: {} });
+    const consoleMail = await t.mail.waitForMailTo(email, 'Harbour test email');
+    expect(consoleMail.text).toContain('This is a test email from Harbour');
+    expect(consoleMail.text).toContain('https://desk.harbour.example.org/');
 
     // A bad SMTP port is refused as PocketBase refuses it; turning SMTP off is taken.
     const refused = await sdkError(pb.settings.update({ smtp: { port: 70000 } }));
