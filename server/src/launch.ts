@@ -103,19 +103,27 @@ function mapStackTraces(): void {
   };
 }
 
-const source = fs.readFileSync(bundle, 'utf8');
-const cache = readCache();
-const script = new vm.Script(`${WRAPPER_START}${source}${WRAPPER_END}`, {
-  filename: bundle,
-  lineOffset: -1, // the wrapper's line: the bundle's lines keep their numbers
-  cachedData: cache,
-});
-if (!cache || script.cachedDataRejected) {
-  setTimeout(() => writeCache(script), WRITE_AFTER_MS).unref();
+/**
+ * Compiles the bundle in its wrapper. In a function, so that the text read (2.4 MB) and the cache
+ * (2 MB) are garbage once V8 has them: as module-level constants they stayed in memory for the
+ * server's life, beside V8's own copy of the wrapped source.
+ */
+function compile(): vm.Script {
+  const cache = readCache();
+  const script = new vm.Script(`${WRAPPER_START}${fs.readFileSync(bundle, 'utf8')}${WRAPPER_END}`, {
+    filename: bundle,
+    lineOffset: -1, // the wrapper's line: the bundle's lines keep their numbers
+    cachedData: cache,
+  });
+  if (!cache || script.cachedDataRejected) {
+    setTimeout(() => writeCache(script), WRITE_AFTER_MS).unref();
+  }
+  return script;
 }
+
 if (process.sourceMapsEnabled) mapStackTraces();
 const module = { exports: {} };
-(script.runInThisContext() as (...args: unknown[]) => void)(
+(compile().runInThisContext() as (...args: unknown[]) => void)(
   module.exports,
   createRequire(bundle),
   module,
