@@ -66,7 +66,7 @@ export function CronsScreen() {
               Times are in UTC. With several servers, one of them runs each scheduled time. Each run
               is in the{' '}
               <Link to="/admin/logs" search={{ filter: 'data.type = "cron"' }} className={textLink}>
-                {t`Logs`}
+                Logs
               </Link>
               .
             </Trans>

@@ -302,15 +302,20 @@ function LogTable({
                 onClick={onSort}
                 className={cn('flex items-center gap-1 rounded-sm font-semibold', focusRing)}
               >
-                <Trans>
-                  Time
-                  <span aria-hidden="true">{newestFirst ? '↓' : '↑'}</span>
-                  <span className="sr-only">
-                    {newestFirst
-                      ? t`, newest first: show oldest first`
-                      : t`, oldest first: show newest first`}
-                  </span>
-                </Trans>
+                {/* Each order is one whole message, so a translator sees the sentence read out. */}
+                {newestFirst ? (
+                  <Trans>
+                    Time
+                    <span aria-hidden="true">↓</span>
+                    <span className="sr-only">, newest first: show oldest first</span>
+                  </Trans>
+                ) : (
+                  <Trans>
+                    Time
+                    <span aria-hidden="true">↑</span>
+                    <span className="sr-only">, oldest first: show newest first</span>
+                  </Trans>
+                )}
               </button>
             </th>
             <th scope="col" className={cell}>

@@ -175,10 +175,10 @@ export function SecurityLogScreen({
                     </span>
                   )}
                   {event.actor ? (
-                    <>
-                      {t` · by `}
-                      <Actor actor={event.actor} />
-                    </>
+                    <Trans>
+                      {' '}
+                      · by <Actor actor={event.actor} />
+                    </Trans>
                   ) : null}
                 </>
               )}
