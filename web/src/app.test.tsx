@@ -12,7 +12,7 @@ import {
   pbError,
   storeSession,
 } from './test/fake-server';
-import { renderApp } from './test/render-app';
+import { expectFocus, renderApp } from './test/render-app';
 
 const alice = makeUser();
 const REFRESH = 'POST /api/collections/users/auth-refresh';
@@ -158,7 +158,7 @@ describe('Not Found', () => {
   it('an unknown route shows Not Found with a link home', async () => {
     fakeServer({});
     const { user, router } = renderApp('/no/such/page');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Not Found' })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { level: 1, name: 'Not Found' }));
     expect(document.title).toBe('Not Found · Gatehouse');
     await user.click(screen.getByRole('link', { name: 'Go to Home' }));
     expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();

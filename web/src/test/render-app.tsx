@@ -1,5 +1,5 @@
 import { createMemoryHistory } from '@tanstack/react-router';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, vi } from 'vitest';
 import { App } from '../app';
@@ -26,5 +26,17 @@ export function renderApp(path: string, options: { auth?: Auth; fakeTimers?: boo
 export async function findAnnounced(text: string, role: 'alert' | 'status' = 'alert') {
   const el = await screen.findByText(text);
   expect(el.closest(`[role="${role}"]`)).not.toBeNull();
+  return el;
+}
+
+/**
+ * Waits until the element has the focus. Screens, steps and dialogs move the focus in an effect
+ * React runs just after they appear; on a busy machine that is a moment after a `findBy` sees them.
+ */
+export async function expectFocus(
+  element: HTMLElement | Promise<HTMLElement>,
+): Promise<HTMLElement> {
+  const el = await element;
+  await waitFor(() => expect(el).toHaveFocus());
   return el;
 }

@@ -10,7 +10,7 @@ import {
   pbError,
   type Handler,
 } from '../../test/fake-server';
-import { findAnnounced, renderApp } from '../../test/render-app';
+import { expectFocus, findAnnounced, renderApp } from '../../test/render-app';
 
 const REQUEST = 'POST /api/collections/users/request-otp';
 const SIGN_IN = 'POST /api/collections/users/auth-with-otp';
@@ -221,7 +221,7 @@ describe('Login: sign in with a code sent by email', () => {
   it('Back returns to the password form with the address', async () => {
     const { user } = await toCodeScreen({});
     await user.click(screen.getByRole('button', { name: 'Back' }));
-    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { name: 'Welcome back' }));
     expect(screen.getByLabelText('Email')).toHaveValue('alice@example.com');
     expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
   });

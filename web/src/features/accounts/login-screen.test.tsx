@@ -12,7 +12,7 @@ import {
   pbError,
   type Handler,
 } from '../../test/fake-server';
-import { findAnnounced, renderApp } from '../../test/render-app';
+import { expectFocus, findAnnounced, renderApp } from '../../test/render-app';
 
 const AUTH = 'POST /api/collections/users/auth-with-password';
 const RESEND = 'POST /api/collections/users/request-verification';
@@ -31,8 +31,7 @@ describe('Login (/)', () => {
   it('shows the login form with its links, a page title and focus on the heading', async () => {
     fakeServer({});
     renderApp('/');
-    const heading = await screen.findByRole('heading', { level: 1, name: 'Welcome back' });
-    expect(heading).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { level: 1, name: 'Welcome back' }));
     expect(document.title).toBe('Sign in · Gatehouse');
     expect(screen.getByLabelText('Email')).toHaveAttribute('type', 'email');
     expect(screen.getByLabelText('Email')).toBeRequired();
@@ -234,7 +233,7 @@ describe('Login: the second step (two-step sign-in on)', () => {
 
   it('asks for the Authentication Code after a right password, focusing its heading', async () => {
     const { heading } = await toSecondStep({});
-    expect(heading).toHaveFocus();
+    await expectFocus(heading);
     const fields = digits();
     expect(fields).toHaveLength(6);
     expect(fields[0]).toHaveAttribute('autocomplete', 'one-time-code');
@@ -362,7 +361,7 @@ describe('Login: the second step (two-step sign-in on)', () => {
         }),
     });
     await user.type(digits()[0]!, '123456');
-    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { name: 'Welcome back' }));
     await findAnnounced('Your sign-in took too long. Please enter your email and password again.');
     expect(screen.getByLabelText('Email')).toHaveValue('alice@example.com');
     expect(screen.getByLabelText('Password')).toHaveValue('');
@@ -371,7 +370,7 @@ describe('Login: the second step (two-step sign-in on)', () => {
   it('Back returns to the first step, focusing Welcome back', async () => {
     const { user, server } = await toSecondStep({});
     await user.click(screen.getByRole('button', { name: 'Back' }));
-    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { name: 'Welcome back' }));
     expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
     expect(server.to('POST', '/api/gatehouse/auth-with-totp')).toHaveLength(0);
   });

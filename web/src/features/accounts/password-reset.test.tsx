@@ -8,7 +8,7 @@ import {
   pbError,
   type FakeServer,
 } from '../../test/fake-server';
-import { findAnnounced, renderApp } from '../../test/render-app';
+import { expectFocus, findAnnounced, renderApp } from '../../test/render-app';
 
 const REQUEST = 'POST /api/collections/users/request-password-reset';
 const CONFIRM = 'POST /api/collections/users/confirm-password-reset';
@@ -29,7 +29,7 @@ describe('Forgot password (/forgot-password)', () => {
   it('shows an email field and Send Reset Link', async () => {
     fakeServer({});
     renderApp('/forgot-password');
-    expect(await screen.findByRole('heading', { level: 1 })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { level: 1 }));
     expect(document.title).toBe('Forgot password · Gatehouse');
     expect(screen.getByLabelText('Email')).toHaveAttribute('type', 'email');
     expect(screen.getByLabelText('Email')).toBeRequired();
@@ -49,7 +49,7 @@ describe('Forgot password (/forgot-password)', () => {
     await user.click(screen.getByRole('button', { name: 'Send Reset Link' }));
     expect(await screen.findByRole('button', { name: 'Sending...' })).toBeDisabled();
     await act(async () => release());
-    expect(await screen.findByRole('heading', { name: 'Email Sent' })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { name: 'Email Sent' }));
     expect(
       screen.getByText('Password reset email sent! Please check your inbox and spam folder.'),
     ).toBeInTheDocument();
@@ -101,7 +101,7 @@ describe('Reset password (/reset-password)', () => {
   it('shows New Password and Confirm Password', async () => {
     fakeServer({});
     renderApp(`/reset-password?token=${token}`);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Reset Password' })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { level: 1, name: 'Reset Password' }));
     expect(document.title).toBe('Reset password · Gatehouse');
     expect(screen.getByLabelText('New Password')).toHaveAttribute('minlength', '8');
     expect(screen.getByLabelText('Confirm Password')).toBeRequired();

@@ -13,7 +13,7 @@ import {
   storeSession,
   type Handler,
 } from '../../test/fake-server';
-import { findAnnounced, renderApp } from '../../test/render-app';
+import { expectFocus, findAnnounced, renderApp } from '../../test/render-app';
 
 const alice = makeUser({ id: 'a1b2c3d4e5f6g7h', email: 'alice@example.com' });
 const root = makeUser({ id: 'r00tr00tr00tr00', email: 'root@example.com', isInitialUser: true });
@@ -40,7 +40,7 @@ describe('Profile (/profile)', () => {
   it('shows email, user id, Email verified Yes and the created date', async () => {
     signedIn(alice);
     renderApp('/profile');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Profile' })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { level: 1, name: 'Profile' }));
     expect(document.title).toBe('Profile · Gatehouse');
     const details = screen.getByRole('region', { name: 'Account' });
     expect(within(details).getByText('alice@example.com')).toBeInTheDocument();

@@ -12,7 +12,7 @@ import {
   storeSession,
   type Handler,
 } from '../../test/fake-server';
-import { findAnnounced, renderApp } from '../../test/render-app';
+import { expectFocus, findAnnounced, renderApp } from '../../test/render-app';
 
 const alice = makeUser({ id: 'a1b2c3d4e5f6g7h', email: 'alice@example.com' });
 const PATCH = `PATCH /api/collections/users/records/${alice.id}`;
@@ -144,7 +144,7 @@ describe('Settings (/settings)', () => {
     const settings = screen.getByRole('button', { name: 'Settings' });
     expect(back.parentElement).toBe(settings.parentElement);
     await user.click(settings);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { level: 1, name: 'Settings' }));
     expect(router.state.location.pathname).toBe('/settings');
   });
 
@@ -366,7 +366,7 @@ describe('Settings (/settings)', () => {
         level: 3,
         name: 'Set Up Authenticator App',
       });
-      expect(heading).toHaveFocus();
+      await expectFocus(heading);
       const img = scope().getByRole('img', {
         name: 'QR code to add your account to an authenticator app',
       });
@@ -395,9 +395,7 @@ describe('Settings (/settings)', () => {
       await user.click(scope().getByRole('button', { name: 'Turn On' }));
       expect(await scope().findByRole('button', { name: 'Turning on...' })).toBeDisabled();
       await act(async () => answer.release());
-      expect(
-        await scope().findByRole('heading', { level: 3, name: 'Your Recovery Codes' }),
-      ).toHaveFocus();
+      await expectFocus(scope().findByRole('heading', { level: 3, name: 'Your Recovery Codes' }));
       expect(server.to('POST', '/api/gatehouse/totp/enable')[0]?.body).toEqual({ code: '123456' });
       const list = scope().getByRole('list', { name: 'Recovery codes' });
       expect(
@@ -480,18 +478,14 @@ describe('Settings (/settings)', () => {
       const answer = held(() => json(200, { recoveryCodes: codes }));
       const { user, server } = await openSettings({ [TOTP]: on(2), [RENEW]: answer.handler });
       await user.click(await scope().findByRole('button', { name: 'New Recovery Codes' }));
-      expect(
-        await scope().findByRole('heading', { level: 3, name: 'New Recovery Codes' }),
-      ).toHaveFocus();
+      await expectFocus(scope().findByRole('heading', { level: 3, name: 'New Recovery Codes' }));
       await user.click(scope().getByRole('button', { name: 'New Recovery Codes' }));
       await findAnnounced('Please enter your password.');
       await user.type(scope().getByLabelText('Password'), 'pw-1234567');
       await user.click(scope().getByRole('button', { name: 'New Recovery Codes' }));
       expect(await scope().findByRole('button', { name: 'Creating...' })).toBeDisabled();
       await act(async () => answer.release());
-      expect(
-        await scope().findByRole('heading', { level: 3, name: 'Your Recovery Codes' }),
-      ).toHaveFocus();
+      await expectFocus(scope().findByRole('heading', { level: 3, name: 'Your Recovery Codes' }));
       expect(server.to('POST', '/api/gatehouse/recovery-codes')[0]?.body).toEqual({
         password: 'pw-1234567',
       });
@@ -509,9 +503,9 @@ describe('Settings (/settings)', () => {
       await findAnnounced('Incorrect password. Please try again.');
       await user.click(scope().getByRole('button', { name: 'Cancel' }));
       await user.click(await scope().findByRole('button', { name: 'Turn Off' }));
-      expect(
-        await scope().findByRole('heading', { level: 3, name: 'Turn Off Two-Step Sign-In' }),
-      ).toHaveFocus();
+      await expectFocus(
+        scope().findByRole('heading', { level: 3, name: 'Turn Off Two-Step Sign-In' }),
+      );
       await user.type(scope().getByLabelText('Password'), 'wrong');
       await user.click(scope().getByRole('button', { name: 'Turn Off' }));
       await findAnnounced('Incorrect password. Please try again.');

@@ -10,7 +10,7 @@ import {
   type Handler,
 } from '../../test/fake-server';
 import { chooseLanguage } from '../../lib/i18n';
-import { findAnnounced, renderApp } from '../../test/render-app';
+import { expectFocus, findAnnounced, renderApp } from '../../test/render-app';
 
 const CREATE = 'POST /api/collections/users/records';
 const REQUEST_VERIFICATION = 'POST /api/collections/users/request-verification';
@@ -39,7 +39,7 @@ describe('Sign-up (/signup)', () => {
   it('shows the form with every field labelled and the page title', async () => {
     fakeServer({});
     renderApp('/signup');
-    expect(await screen.findByRole('heading', { level: 1 })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { level: 1 }));
     expect(document.title).toBe('Sign up · Gatehouse');
     expect(screen.getByLabelText('Email')).toHaveAttribute('type', 'email');
     expect(screen.getByLabelText('Invite Code')).toHaveValue('');

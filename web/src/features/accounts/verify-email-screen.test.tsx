@@ -8,7 +8,7 @@ import { createAuth } from '../../lib/auth';
 import { lazyQueries } from '../../lib/queries';
 import { createAppRouter } from '../../router';
 import { fakeServer, fieldErrors, makeLinkToken, noContent, pbError } from '../../test/fake-server';
-import { findAnnounced, renderApp } from '../../test/render-app';
+import { expectFocus, findAnnounced, renderApp } from '../../test/render-app';
 
 const CONFIRM = 'POST /api/collections/users/confirm-verification';
 const RESEND = 'POST /api/collections/users/request-verification';
@@ -18,7 +18,7 @@ describe('Verify email (/verify-email)', () => {
   it('shows Verifying Email... while the token is confirmed, without a Go to Login button', async () => {
     fakeServer({ [CONFIRM]: () => new Promise<Response>(() => undefined) });
     renderApp(`/verify-email?token=${token}`);
-    expect(await screen.findByRole('heading', { name: 'Verifying Email...' })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { name: 'Verifying Email...' }));
     expect(document.title).toBe('Verify email · Gatehouse');
     expect(screen.queryByRole('button', { name: 'Go to Login' })).not.toBeInTheDocument();
   });

@@ -10,7 +10,7 @@ import {
   pbError,
   signedInServer,
 } from '../../test/fake-server';
-import { findAnnounced, renderApp } from '../../test/render-app';
+import { expectFocus, findAnnounced, renderApp } from '../../test/render-app';
 import type {
   LogEventAnswer,
   MeAnswer,
@@ -234,7 +234,7 @@ describe('the operator console', () => {
     const { user, router } = renderApp('/home');
     // Home's cards load on first use (a lazy chunk): room for that on a busy machine.
     await user.click(await screen.findByRole('link', { name: 'Admin' }, { timeout: 5000 }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Members' })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { level: 1, name: 'Members' }));
     expect(router.state.location.pathname).toBe('/admin');
     expect(document.title).toBe('Members · Gatehouse');
   });
@@ -252,7 +252,7 @@ describe('the operator console', () => {
   it('/admin tells a member who is not an operator, and asks the console API nothing', async () => {
     const server = signedIn({ 'GET /api/gatehouse/me': me(false) });
     renderApp('/admin');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Not Allowed' })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { level: 1, name: 'Not Allowed' }));
     expect(screen.getByText(/Only operators can use the operator console\./)).toBeInTheDocument();
     expect(document.title).toBe('Not Allowed · Gatehouse');
     expect(server.requests.filter((r) => r.path.startsWith('/api/admin/'))).toEqual([]);
@@ -312,7 +312,7 @@ describe('the operator console', () => {
       await user.click(screen.getByRole('button', { name: action.button }));
       const dialog = await screen.findByRole('dialog', { name: action.title });
       expect(dialog).toHaveAccessibleDescription(action.says);
-      expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+      await expectFocus(within(dialog).getByRole('button', { name: 'Cancel' }));
       expect(sent()).toHaveLength(0);
 
       await user.click(within(dialog).getByRole('button', { name: action.confirm }));
@@ -632,7 +632,7 @@ describe('the operator console', () => {
       await user.click(disable);
       const dialog = await screen.findByRole('dialog', { name: 'Disable 2 members?' });
       expect(dialog).toHaveAccessibleDescription(/signed out everywhere/);
-      expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+      await expectFocus(within(dialog).getByRole('button', { name: 'Cancel' }));
       expect(server.to('POST', '/api/admin/members/bulk')).toHaveLength(0);
 
       await user.click(within(dialog).getByRole('button', { name: 'Yes, Disable' }));

@@ -9,7 +9,7 @@ import {
   pbError,
   signedInServer,
 } from '../../test/fake-server';
-import { findAnnounced, renderApp } from '../../test/render-app';
+import { expectFocus, findAnnounced, renderApp } from '../../test/render-app';
 
 const alice = makeUser({ isInitialUser: true });
 const ISSUER = 'https://gate.example.com/oidc';
@@ -65,7 +65,7 @@ describe('the console’s Apps', { timeout: 15_000 }, () => {
     const { user, router } = renderApp('/admin');
     const nav = await screen.findByRole('navigation', { name: 'Operator console' });
     await user.click(within(nav).getByRole('link', { name: 'Apps' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Apps' })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { level: 1, name: 'Apps' }));
     expect(router.state.location.pathname).toBe('/admin/apps');
     expect(document.title).toBe('Apps · Gatehouse');
     await screen.findByRole('list', { name: 'Apps' });
@@ -127,7 +127,7 @@ describe('the console’s Apps', { timeout: 15_000 }, () => {
     await user.click(within(form).getByRole('radio', { name: /^Operators only/ }));
     await user.click(within(form).getByRole('button', { name: 'Register App' }));
     const card = await screen.findByRole('region', { name: 'Notes Is Registered' });
-    expect(within(card).getByRole('heading', { name: 'Notes Is Registered' })).toHaveFocus();
+    await expectFocus(within(card).getByRole('heading', { name: 'Notes Is Registered' }));
     expect(card).toHaveTextContent('the-one-time-secret');
     expect(card).toHaveTextContent('notesclient0000000000000');
     expect(card).toHaveTextContent('The secret will not be shown again.');
@@ -158,7 +158,7 @@ describe('the console’s Apps', { timeout: 15_000 }, () => {
     await user.click(within(row('Team Wiki')).getByRole('button', { name: 'Remove' }));
     let dialog = await screen.findByRole('dialog', { name: 'Remove Team Wiki?' });
     expect(dialog).toHaveAccessibleDescription(/This cannot be undone/);
-    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await expectFocus(within(dialog).getByRole('button', { name: 'Cancel' }));
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(server.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);

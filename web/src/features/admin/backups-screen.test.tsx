@@ -8,7 +8,7 @@ import {
   pbError,
   signedInServer,
 } from '../../test/fake-server';
-import { findAnnounced, renderApp } from '../../test/render-app';
+import { expectFocus, findAnnounced, renderApp } from '../../test/render-app';
 import { formatSize } from './backups-api';
 
 const alice = makeUser({ isInitialUser: true });
@@ -77,7 +77,7 @@ describe('the console’s Backups', { timeout: 15_000 }, () => {
     const { user, router } = renderApp('/admin');
     const nav = await screen.findByRole('navigation', { name: 'Operator console' });
     await user.click(within(nav).getByRole('link', { name: 'Backups' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Backups' })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { level: 1, name: 'Backups' }));
     expect(router.state.location.pathname).toBe('/admin/backups');
     expect(document.title).toBe('Backups · Gatehouse');
     await screen.findByRole('list', { name: 'Backups' });
@@ -174,7 +174,7 @@ describe('the console’s Backups', { timeout: 15_000 }, () => {
     await user.click(within(row(BEFORE)).getByRole('button', { name: 'Delete' }));
     let dialog = await screen.findByRole('dialog', { name: `Delete ${BEFORE}?` });
     expect(dialog).toHaveAccessibleDescription(/This cannot be undone/);
-    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await expectFocus(within(dialog).getByRole('button', { name: 'Cancel' }));
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(server.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);

@@ -10,7 +10,7 @@ import {
   pbError,
   signedInServer,
 } from '../../test/fake-server';
-import { renderApp } from '../../test/render-app';
+import { expectFocus, renderApp } from '../../test/render-app';
 import { cronInWords } from './cron-words';
 
 const alice = makeUser({ isInitialUser: true });
@@ -103,7 +103,7 @@ describe('the console’s Logs', { timeout: 15_000 }, () => {
     const { user, router } = renderApp('/admin/security-log');
     const nav = await screen.findByRole('navigation', { name: 'Operator console' });
     await user.click(within(nav).getByRole('link', { name: 'Logs' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Logs' })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { level: 1, name: 'Logs' }));
     expect(router.state.location.pathname).toBe('/admin/logs');
     expect(document.title).toBe('Logs · Gatehouse');
     expect(within(nav).getByRole('link', { name: 'Logs' })).toHaveAttribute('aria-current', 'page');
@@ -211,7 +211,7 @@ describe('the console’s Logs', { timeout: 15_000 }, () => {
     await user.click(button);
     const dialog = await screen.findByRole('dialog', { name: 'Log Entry' });
     expect(dialog).toHaveAccessibleDescription('GET /api/invite-codes');
-    expect(within(dialog).getByRole('button', { name: 'Close' })).toHaveFocus();
+    await expectFocus(within(dialog).getByRole('button', { name: 'Close' }));
     const fields = within(dialog)
       .getAllByRole('term')
       .map((t) => t.textContent);
@@ -303,7 +303,7 @@ describe('the console’s Crons', { timeout: 15_000 }, () => {
       'POST /api/crons/logs_retention': () => pbError(404, 'Missing or invalid cron job.'),
     });
     const { user } = renderApp('/admin/crons');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Crons' })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { level: 1, name: 'Crons' }));
     expect(document.title).toBe('Crons · Gatehouse');
     const items = within(await screen.findByRole('list', { name: 'Jobs' })).getAllByRole(
       'listitem',

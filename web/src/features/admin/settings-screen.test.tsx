@@ -13,7 +13,7 @@ import {
   settingsAnswer,
   storeSession,
 } from '../../test/fake-server';
-import { findAnnounced, renderApp } from '../../test/render-app';
+import { expectFocus, findAnnounced, renderApp } from '../../test/render-app';
 
 const alice = makeUser({ isInitialUser: true });
 
@@ -37,7 +37,7 @@ describe('the console’s Settings', { timeout: 15_000 }, () => {
     const { user, router } = renderApp('/admin');
     const nav = await screen.findByRole('navigation', { name: 'Operator console' });
     await user.click(within(nav).getByRole('link', { name: 'Settings' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'App Settings' })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { level: 1, name: 'App Settings' }));
     expect(router.state.location.pathname).toBe('/admin/settings');
     expect(document.title).toBe('App Settings · Gatehouse');
 

@@ -1,14 +1,14 @@
 import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { changelogOk, fakeServer, json, sampleChangelog } from '../../test/fake-server';
-import { renderApp } from '../../test/render-app';
+import { expectFocus, renderApp } from '../../test/render-app';
 import { LAST_VIEWED_VERSION_KEY } from './api';
 
 describe("What's New (/whats-new)", () => {
   it('shows the header and a spinner with Loading updates... while loading', async () => {
     fakeServer({ 'GET /changelog.json': () => new Promise<Response>(() => undefined) });
     renderApp('/whats-new');
-    expect(await screen.findByRole('heading', { level: 1, name: "What's New" })).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { level: 1, name: "What's New" }));
     expect(document.title).toBe("What's New · Gatehouse");
     expect(screen.getByText('Latest features and improvements')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: '← Back' })).toBeInTheDocument();

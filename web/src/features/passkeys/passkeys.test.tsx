@@ -12,7 +12,7 @@ import {
   storeSession,
   type Handler,
 } from '../../test/fake-server';
-import { findAnnounced, renderApp } from '../../test/render-app';
+import { expectFocus, findAnnounced, renderApp } from '../../test/render-app';
 
 /**
  * The browser's WebAuthn at its boundary: `PublicKeyCredential` and `navigator.credentials`, whose
@@ -264,7 +264,7 @@ describe('Settings → Passkeys', SLOW, () => {
     });
     rename.release();
     await findAnnounced('Passkey renamed to "Home desktop".', 'status');
-    expect(await within(card).findByRole('button', { name: 'Rename' })).toHaveFocus();
+    await expectFocus(within(card).findByRole('button', { name: 'Rename' }));
   });
 
   it("Rename: the server's word on the name; Cancel goes back without sending", async () => {
@@ -294,7 +294,7 @@ describe('Settings → Passkeys', SLOW, () => {
       'DELETE /api/gatehouse/passkeys/pk1': remove.handler,
     });
     await user.click(await within(card).findByRole('button', { name: 'Remove' }));
-    expect(within(card).getByText(/It will no longer sign you in\./)).toHaveFocus();
+    await expectFocus(within(card).getByText(/It will no longer sign you in\./));
     await user.click(within(card).getByRole('button', { name: 'Cancel' }));
     expect(server.to('DELETE', '/api/gatehouse/passkeys/pk1')).toHaveLength(0);
 
@@ -304,7 +304,7 @@ describe('Settings → Passkeys', SLOW, () => {
     remove.release();
     await findAnnounced('Work laptop was removed.', 'status');
     expect(await within(card).findByText('You have no passkeys yet.')).toBeInTheDocument();
-    expect(within(card).getByRole('button', { name: 'Add a Passkey' })).toHaveFocus();
+    await expectFocus(within(card).getByRole('button', { name: 'Add a Passkey' }));
   });
 
   it("the last way in stays: the server's refusal shows under the row, and the passkey is kept", async () => {
@@ -426,9 +426,7 @@ describe('Login: Sign in with a passkey', SLOW, () => {
     });
     const { user } = renderApp('/');
     await user.click(await screen.findByRole('button', { name: 'Sign in with a passkey' }));
-    expect(
-      await screen.findByRole('heading', { level: 1, name: 'Two-Step Verification' }),
-    ).toHaveFocus();
+    await expectFocus(screen.findByRole('heading', { level: 1, name: 'Two-Step Verification' }));
     expect(window.localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
   });
 
