@@ -121,7 +121,7 @@ export async function updateOwnRecord(
   const password = normalizePassword(input.password);
   if (input.password === '') errors.password = fieldError.required();
   else {
-    const context = { appName: ctx.config.appName, email: user.email };
+    const context = { appName: ctx.settings.appName, email: user.email };
     const passwordError = signUpPasswordError(password, context);
     if (passwordError) errors.password = passwordError;
   }

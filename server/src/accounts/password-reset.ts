@@ -43,7 +43,7 @@ export async function confirmPasswordReset(
   const password = normalizePassword(input.password);
   if (password === '') errors.password = fieldError.required();
   else {
-    const context = { appName: ctx.config.appName, email: user?.email };
+    const context = { appName: ctx.settings.appName, email: user?.email };
     const passwordError = resetPasswordError(password, context);
     if (passwordError) errors.password = passwordError;
   }

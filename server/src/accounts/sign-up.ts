@@ -78,7 +78,7 @@ export async function signUp(ctx: AppContext, input: SignUpInput, client: Client
   const stage2: FieldErrors = {};
   if (email === '') stage2.email = fieldError.required();
   else if (!isEmail(email)) stage2.email = fieldError.isEmail();
-  const passwordError = signUpPasswordError(password, { appName: ctx.config.appName, email });
+  const passwordError = signUpPasswordError(password, { appName: ctx.settings.appName, email });
   if (passwordError) stage2.password = passwordError;
   if (isBlankCode(input.inviteCode)) stage2.inviteCode = fieldError.required();
   const name = normalizeName(input.name);

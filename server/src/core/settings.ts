@@ -154,7 +154,10 @@ export class Settings {
     };
   }
 
-  /** The name mail and notices use (APP_NAME, or `meta.appName`). */
+  /**
+   * The name members see (APP_NAME, or `meta.appName`): in mail and notices, as the authenticator
+   * app's issuer and the passkeys' relying party, and among the words a password may not be.
+   */
   get appName(): string {
     return this.text('meta.appName', this.config.appName);
   }

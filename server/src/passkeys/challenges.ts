@@ -17,10 +17,13 @@ export const CHALLENGE_LIFETIME_MS = 5 * 60_000;
 
 type Kind = 'registration' | 'authentication';
 
-/** The relying party: RP id and origin come from APP_URL. */
+/**
+ * The relying party: RP id and origin come from APP_URL (what the browser checks); its name, which
+ * the browser shows, is the app's name in the settings.
+ */
 export function relyingParty(ctx: AppContext) {
   const url = new URL(ctx.config.appUrl);
-  return { rpID: url.hostname, origin: url.origin, rpName: ctx.config.appName };
+  return { rpID: url.hostname, origin: url.origin, rpName: ctx.settings.appName };
 }
 
 export const invalidResponse = () =>

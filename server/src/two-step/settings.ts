@@ -64,7 +64,7 @@ export async function setUpTotp(ctx: AppContext, user: User) {
     })
     .onConflict((oc) => oc.column('user_id').doUpdateSet({ pending_secret: pending, updated }))
     .execute();
-  const uri = totpOf(secret, ctx.config.appName, user.email).toString();
+  const uri = totpOf(secret, ctx.settings.appName, user.email).toString();
   const qrSvg = await lazyRequire<typeof QRCode>('qrcode').toString(uri, {
     type: 'svg',
     margin: 2,

@@ -161,6 +161,26 @@ describe.each(DATABASES)('app settings on %s', (db) => {
     await pb.settings.update({ gatehouse: { invitesPerMember: 5, sessionMaxDays: 30 } });
   });
 
+  it("a new name is the one members meet: the authenticator app's issuer, the passkey's relying party, and a password that is the name is refused", async () => {
+    const member = await t.verifiedUser();
+    await pb.settings.update({ meta: { appName: 'Harbour' } });
+    try {
+      const setup = await t.post(PATHS.totpSetup, {}, member.token);
+      expect(setup.status).toBe(200);
+      const uri = new URL(setup.body.uri);
+      expect(uri.searchParams.get('issuer')).toBe('Harbour');
+      expect(decodeURIComponent(uri.pathname)).toBe(`/Harbour:${member.email}`);
+      const options = await t.post(PATHS.passkeyOptions, {}, member.token);
+      expect(options.status).toBe(200);
+      expect(options.body.rp.name).toBe('Harbour');
+      const refused = await t.signUp(await t.newCode(), uniqueEmail('named'), 'Harbour2026');
+      expect(refused.status).toBe(400);
+      expect(refused.body.data.password.code).toBe('validation_password_too_common');
+    } finally {
+      await pb.settings.update({ meta: { appName: 'Gatehouse' } });
+    }
+  });
+
   it('a field the environment sets is shown, and a change to it is refused with a field error; nothing else of the request is saved', async () => {
     const refused = await sdkError(
       pb.settings.update({ meta: { appName: 'Harbour' }, smtp: { host: 'mail.example.com' } }),
