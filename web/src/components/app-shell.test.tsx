@@ -11,7 +11,7 @@ import {
   noContent,
   storeSession,
 } from '../test/fake-server';
-import { findAnnounced, renderApp } from '../test/render-app';
+import { expectFocus, findAnnounced, renderApp } from '../test/render-app';
 
 const alice = makeUser({ email: 'alice@example.com' });
 
@@ -75,7 +75,7 @@ describe('the app shell', () => {
     // Escape closes it and gives focus back to the button.
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('group', { name: 'Theme' })).not.toBeInTheDocument();
-    expect(menu).toHaveFocus();
+    await expectFocus(menu);
 
     await user.click(menu);
     await user.click(within(banner).getByRole('button', { name: 'Log Out' }));

@@ -10,7 +10,7 @@ import {
   pbError,
   storeSession,
 } from '../test/fake-server';
-import { renderApp } from '../test/render-app';
+import { expectFocus, renderApp } from '../test/render-app';
 
 const alice = makeUser({ email: 'alice@example.com' });
 const RECORD = `PATCH /api/collections/users/records/${alice.id}`;
@@ -53,7 +53,7 @@ describe('the language in the Menu', () => {
     expect(deutsch.closest('label')).toHaveAttribute('lang', 'de');
     // (jsdom applies no styles: the places a narrow screen shows in the Menu come first.)
     for (let i = 0; i < 10 && document.activeElement !== english; i++) await user.tab();
-    expect(english).toHaveFocus();
+    await expectFocus(english);
 
     // The arrow key picks Deutsch: the header's places in German, the page's language German, and
     // the Menu stays open with focus on the choice.

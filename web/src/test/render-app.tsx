@@ -33,9 +33,9 @@ export async function findAnnounced(text: string, role: 'alert' | 'status' = 'al
  * Waits until the element has the focus. Screens, steps and dialogs move the focus in an effect
  * React runs just after they appear; on a busy machine that is a moment after a `findBy` sees them.
  */
-export async function expectFocus(
-  element: HTMLElement | Promise<HTMLElement>,
-): Promise<HTMLElement> {
+export async function expectFocus<T extends Element | undefined>(
+  element: T | Promise<T>,
+): Promise<T> {
   const el = await element;
   await waitFor(() => expect(el).toHaveFocus());
   return el;

@@ -3,6 +3,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { PasswordField } from './password-field';
+import { expectFocus } from '../../test/render-app';
 
 function SignInForm({ onSubmit }: { onSubmit: () => void }) {
   const [value, setValue] = useState('');
@@ -45,7 +46,7 @@ describe('PasswordField', () => {
     await user.type(password, 'correct horse');
     (password as HTMLInputElement).setSelectionRange(3, 3);
     await user.click(screen.getByRole('button', { name: 'Show' }));
-    expect(password).toHaveFocus();
+    await expectFocus(password);
     expect(password).toHaveProperty('selectionStart', 3);
     await user.keyboard('X');
     expect(password).toHaveValue('corXrect horse');
@@ -60,7 +61,7 @@ describe('PasswordField', () => {
     await user.keyboard('{Alt>}{F8}{/Alt}');
     expect(password).toHaveAttribute('type', 'password');
     await user.tab();
-    expect(screen.getByRole('button', { name: 'Sign In' })).toHaveFocus();
+    await expectFocus(screen.getByRole('button', { name: 'Sign In' }));
     expect(submitted).not.toHaveBeenCalled();
   });
 

@@ -74,11 +74,11 @@ describe('Login: sign in with a code sent by email', () => {
         }),
     });
     await user.type(digits()[0]!, '1234567');
-    expect(digits()[7]).toHaveFocus();
+    await expectFocus(digits()[7]);
     expect(server.to('POST', '/api/collections/users/auth-with-otp')).toHaveLength(0);
     // Backspace on an empty field goes back and clears the one before.
     await user.keyboard('{Backspace}');
-    expect(digits()[6]).toHaveFocus();
+    await expectFocus(digits()[6]);
     expect(digits()[6]).toHaveValue('');
     await user.keyboard('78');
     expect(await screen.findByRole('button', { name: 'Signing in...' })).toBeDisabled();
@@ -168,7 +168,7 @@ describe('Login: sign in with a code sent by email', () => {
     ).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Email Me a Code' }));
     await findAnnounced('Please enter your email address.');
-    expect(screen.getByLabelText('Email')).toHaveFocus();
+    await expectFocus(screen.getByLabelText('Email'));
     expect(server.to('POST', '/api/collections/users/request-otp')).toHaveLength(0);
     await user.type(screen.getByLabelText('Email'), 'alice@example.com');
     await user.click(screen.getByRole('button', { name: 'Email Me a Code' }));

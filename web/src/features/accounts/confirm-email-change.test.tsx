@@ -13,7 +13,7 @@ import {
   type FakeRequest,
   type Handler,
 } from '../../test/fake-server';
-import { findAnnounced, renderApp } from '../../test/render-app';
+import { expectFocus, findAnnounced, renderApp } from '../../test/render-app';
 
 const CONFIRM = 'POST /api/collections/users/confirm-email-change';
 const alice = makeUser({ id: 'a1b2c3d4e5f6g7h', email: 'alice@example.com' });
@@ -58,7 +58,7 @@ async function open(
 describe('Confirm New Email (/confirm-email-change)', () => {
   it('has its title, focuses its heading, a Password field and Confirm Email Change', async () => {
     await open({});
-    expect(screen.getByRole('heading', { level: 1, name: 'Confirm New Email' })).toHaveFocus();
+    await expectFocus(screen.getByRole('heading', { level: 1, name: 'Confirm New Email' }));
     expect(document.title).toBe('Confirm New Email · Gatehouse');
     expect(screen.getByLabelText('Password')).toHaveAttribute('type', 'password');
     expect(screen.getByRole('button', { name: 'Confirm Email Change' })).toBeEnabled();
@@ -68,7 +68,7 @@ describe('Confirm New Email (/confirm-email-change)', () => {
     const { user, server } = await open({});
     await user.click(screen.getByRole('button', { name: 'Confirm Email Change' }));
     await findAnnounced('Please enter your password.');
-    expect(screen.getByLabelText('Password')).toHaveFocus();
+    await expectFocus(screen.getByLabelText('Password'));
     expect(confirmations(server)).toHaveLength(0);
   });
 
@@ -140,7 +140,7 @@ describe('Confirm New Email (/confirm-email-change)', () => {
     const message = await findAnnounced("That password isn't right.");
     expect(field).toHaveAttribute('aria-invalid', 'true');
     expect(field).toHaveAccessibleDescription("That password isn't right.");
-    expect(field).toHaveFocus();
+    await expectFocus(field);
     expect(message.closest('form')).not.toBeNull();
 
     answer = noContent();

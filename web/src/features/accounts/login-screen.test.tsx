@@ -93,7 +93,7 @@ describe('Login (/)', () => {
     const { user } = renderApp('/');
     await user.click(await screen.findByRole('button', { name: 'Sign In' }));
     await findAnnounced('Please enter your email address.');
-    expect(screen.getByLabelText('Email')).toHaveFocus();
+    await expectFocus(screen.getByLabelText('Email'));
     await user.type(screen.getByLabelText('Email'), 'not-an-email');
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
     expect(screen.getByText('Please enter a valid email address.')).toBeInTheDocument();
@@ -258,7 +258,7 @@ describe('Login: the second step (two-step sign-in on)', () => {
         }),
     });
     await user.type(digits()[0]!, '12345');
-    expect(digits()[5]).toHaveFocus();
+    await expectFocus(digits()[5]);
     expect(server.to('POST', '/api/gatehouse/auth-with-totp')).toHaveLength(0);
     await user.keyboard('6');
     expect(await screen.findByRole('button', { name: 'Verifying...' })).toBeDisabled();
@@ -317,7 +317,7 @@ describe('Login: the second step (two-step sign-in on)', () => {
     });
     await user.click(screen.getByRole('button', { name: 'Use a recovery code' }));
     const field = screen.getByLabelText('Authentication Code');
-    expect(field).toHaveFocus();
+    await expectFocus(field);
     expect(field).toBeRequired();
     await user.type(field, 'k7mq-2xpd-h9tr');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
@@ -331,14 +331,14 @@ describe('Login: the second step (two-step sign-in on)', () => {
     await user.click(screen.getByRole('button', { name: 'Use a 6-digit code' }));
     await user.type(digits()[0]!, 'K');
     expect(screen.getByLabelText('Authentication Code')).toHaveValue('K');
-    expect(screen.getByLabelText('Authentication Code')).toHaveFocus();
+    await expectFocus(screen.getByLabelText('Authentication Code'));
   });
 
   it('asks for a code before sending anything', async () => {
     const { user, server } = await toSecondStep({});
     await user.click(screen.getByRole('button', { name: 'Verify' }));
     await findAnnounced('Please enter your authentication code.');
-    expect(digits()[0]).toHaveFocus();
+    await expectFocus(digits()[0]);
     expect(server.to('POST', '/api/gatehouse/auth-with-totp')).toHaveLength(0);
   });
 

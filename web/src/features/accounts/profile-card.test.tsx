@@ -10,7 +10,7 @@ import {
   storeSession,
   type Handler,
 } from '../../test/fake-server';
-import { findAnnounced, renderApp } from '../../test/render-app';
+import { expectFocus, findAnnounced, renderApp } from '../../test/render-app';
 
 const alice = makeUser({ id: 'a1b2c3d4e5f6g7h', email: 'alice@example.com' });
 const PATCH = `PATCH /api/collections/users/records/${alice.id}`;
@@ -130,7 +130,7 @@ describe('Settings → Profile', () => {
     expect(within(card).getByRole('img', { name: 'No photo: your initials' })).toHaveTextContent(
       'A',
     );
-    expect(within(card).getByRole('button', { name: 'Choose Photo' })).toHaveFocus();
+    await expectFocus(within(card).getByRole('button', { name: 'Choose Photo' }));
     await user.click(within(card).getByRole('button', { name: 'Save Profile' }));
     await findAnnounced('Your profile has been saved.', 'status');
     expect(server.to('PATCH', `/api/collections/users/records/${alice.id}`)[0]?.body).toEqual({
@@ -167,7 +167,7 @@ describe('Settings → Profile', () => {
     await user.paste('x'.repeat(101));
     await user.click(within(card).getByRole('button', { name: 'Save Profile' }));
     await findAnnounced('The name can be at most 100 characters.');
-    expect(name).toHaveFocus();
+    await expectFocus(name);
     expect(server.to('PATCH', `/api/collections/users/records/${alice.id}`)).toHaveLength(0);
 
     await user.clear(name);

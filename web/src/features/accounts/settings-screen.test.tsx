@@ -121,7 +121,7 @@ function held(answer: () => Response) {
 describe('Settings (/settings)', () => {
   it('has its title, focuses its heading and shows one card per part, each with a heading', async () => {
     await openSettings();
-    expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toHaveFocus();
+    await expectFocus(screen.getByRole('heading', { level: 1, name: 'Settings' }));
     expect(document.title).toBe('Settings · Gatehouse');
     for (const name of [
       'Password',
@@ -191,7 +191,7 @@ describe('Settings (/settings)', () => {
       });
       await user.click(scope.getByRole('button', { name: 'Change Password' }));
       await findAnnounced('Passwords do not match');
-      expect(scope.getByLabelText('Confirm New Password')).toHaveFocus();
+      await expectFocus(scope.getByLabelText('Confirm New Password'));
 
       await user.clear(scope.getByLabelText('New Password'));
       await user.clear(scope.getByLabelText('Confirm New Password'));
@@ -199,7 +199,7 @@ describe('Settings (/settings)', () => {
       await user.type(scope.getByLabelText('Confirm New Password'), 'short');
       await user.click(scope.getByRole('button', { name: 'Change Password' }));
       await findAnnounced('Password must be at least 8 characters');
-      expect(scope.getByLabelText('New Password')).toHaveFocus();
+      await expectFocus(scope.getByLabelText('New Password'));
       expect(scope.getByLabelText('New Password')).toHaveAttribute('aria-invalid', 'true');
       expect(server.requests.filter((r) => r.method === 'PATCH')).toHaveLength(0);
     });
@@ -209,7 +209,7 @@ describe('Settings (/settings)', () => {
       const scope = within(card('Password'));
       await user.click(scope.getByRole('button', { name: 'Change Password' }));
       await findAnnounced('Please enter your current password.');
-      expect(scope.getByLabelText('Current Password')).toHaveFocus();
+      await expectFocus(scope.getByLabelText('Current Password'));
       expect(server.requests.filter((r) => r.method === 'PATCH')).toHaveLength(0);
     });
 
@@ -446,7 +446,7 @@ describe('Settings (/settings)', () => {
       });
       await user.click(scope().getByRole('button', { name: 'Turn On' }));
       await findAnnounced('Please enter your authentication code.');
-      expect(scope().getByLabelText('Authentication Code')).toHaveFocus();
+      await expectFocus(scope().getByLabelText('Authentication Code'));
       expect(server.to('POST', '/api/gatehouse/totp/enable')).toHaveLength(0);
       await user.type(scope().getByLabelText('Authentication Code'), '000000');
       await user.click(scope().getByRole('button', { name: 'Turn On' }));
@@ -576,7 +576,7 @@ describe('Settings (/settings)', () => {
       await user.type(scope.getByLabelText('New Email'), 'Alice@Example.com');
       await user.click(send);
       await findAnnounced('This is already your email address.');
-      expect(scope.getByLabelText('New Email')).toHaveFocus();
+      await expectFocus(scope.getByLabelText('New Email'));
       expect(server.to('POST', '/api/collections/users/request-email-change')).toHaveLength(0);
     });
 

@@ -119,7 +119,7 @@ describe('Sign-up (/signup)', () => {
     await user.type(screen.getByLabelText('Confirm Password'), valid.confirm);
     await user.click(screen.getByRole('button', { name: 'Sign Up' }));
     await findAnnounced('The name can be at most 100 characters.');
-    expect(screen.getByLabelText('Name')).toHaveFocus();
+    await expectFocus(screen.getByLabelText('Name'));
     expect(server.to('POST', '/api/collections/users/records')).toHaveLength(0);
     await user.clear(screen.getByLabelText('Name'));
     await user.type(screen.getByLabelText('Name'), 'Carol');
@@ -211,7 +211,7 @@ describe('Sign-up (/signup)', () => {
       const { user } = renderApp('/signup');
       await fill(user, { ...valid, inviteCode: '   ' });
       await findAnnounced('Invite code is required');
-      expect(screen.getByLabelText('Invite Code')).toHaveFocus();
+      await expectFocus(screen.getByLabelText('Invite Code'));
       expect(server.to('POST', '/api/collections/users/records')).toHaveLength(0);
     });
 
@@ -229,7 +229,7 @@ describe('Sign-up (/signup)', () => {
       await fill(user, { ...valid, confirm: 'long enough' });
       await findAnnounced('Passwords do not match');
       const confirm = screen.getByLabelText('Confirm Password');
-      expect(confirm).toHaveFocus();
+      await expectFocus(confirm);
       expect(confirm).toHaveAttribute('aria-invalid', 'true');
       expect(confirm).toHaveAccessibleDescription('This does not match the password above.');
       // Once they match the note goes (the field stays marked until the next Sign Up).
@@ -272,7 +272,7 @@ describe('Sign-up (/signup)', () => {
       // Tab goes from one field to the next, as before.
       password.focus();
       await user.tab();
-      expect(confirm).toHaveFocus();
+      await expectFocus(confirm);
     }, 15_000);
 
     it('Password must be at least 8 characters long', async () => {
@@ -302,7 +302,7 @@ describe('Sign-up (/signup)', () => {
       await paste('Confirm Password', '🦊🌲🏔🌊');
       await user.click(screen.getByRole('button', { name: 'Sign Up' }));
       await findAnnounced('Password must be at least 8 characters long');
-      expect(screen.getByLabelText('Password')).toHaveFocus();
+      await expectFocus(screen.getByLabelText('Password'));
       expect(server.to('POST', '/api/collections/users/records')).toHaveLength(0);
 
       // 8 characters: enough.

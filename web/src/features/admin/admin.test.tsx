@@ -720,7 +720,7 @@ describe('the operator console', () => {
       await user.type(field, 'not an address');
       await user.click(send);
       await findAnnounced('Please enter a valid email address.');
-      expect(field).toHaveFocus();
+      await expectFocus(field);
       expect(server.to('POST', '/api/admin/invite-email')).toHaveLength(0);
 
       await user.clear(field);

@@ -111,7 +111,7 @@ describe('the console’s Apps', { timeout: 15_000 }, () => {
     await user.click(within(form).getByRole('button', { name: 'Register App' }));
     expect(await findAnnounced('Please fill this in.')).toBeVisible();
     const name = within(form).getByLabelText('Name');
-    expect(name).toHaveFocus();
+    await expectFocus(name);
     expect(name).toHaveAccessibleDescription(/Please fill this in\.$/);
     expect(addresses).toHaveAccessibleDescription(
       /Must start with https:\/\/ \(http:\/\/ only for this machine\)\.$/,
@@ -193,13 +193,13 @@ describe('the console’s Apps', { timeout: 15_000 }, () => {
     await screen.findByRole('list', { name: 'Apps' });
     await user.click(within(row('Team Wiki')).getByRole('button', { name: 'Edit' }));
     const form = screen.getByRole('form', { name: 'Edit Team Wiki' });
-    expect(within(form).getByLabelText('Name')).toHaveFocus();
+    await expectFocus(within(form).getByLabelText('Name'));
     const addresses = within(form).getByLabelText('Return addresses');
     expect(addresses).toHaveValue('https://wiki.example.org/oauth/callback');
     await user.clear(addresses);
     await user.click(within(form).getByRole('button', { name: 'Save Changes' }));
     expect(await findAnnounced('Please fill this in.')).toBeVisible();
-    expect(addresses).toHaveFocus();
+    await expectFocus(addresses);
 
     await user.type(addresses, 'https://wiki.example.org/new-callback');
     await user.click(within(form).getByRole('button', { name: 'Save Changes' }));

@@ -122,7 +122,7 @@ describe('the console’s Backups', { timeout: 15_000 }, () => {
         'Use a name ending in .zip, made of letters, digits, dots, dashes and underscores.',
       ),
     ).toBeVisible();
-    expect(name).toHaveFocus();
+    await expectFocus(name);
 
     await user.clear(name);
     await user.type(name, 'before_move.zip');
@@ -225,7 +225,7 @@ describe('the console’s Backups', { timeout: 15_000 }, () => {
       /Everything added or changed since then is lost\. Everyone is signed out, you too/,
     );
     const typed = within(dialog).getByLabelText(`Type ${BEFORE} to confirm`);
-    expect(typed).toHaveFocus();
+    await expectFocus(typed);
     await user.type(typed, 'before_the_move');
     await user.click(within(dialog).getByRole('button', { name: 'Yes, Restore' }));
     expect(await findAnnounced(`Type the backup's name exactly: ${BEFORE}`)).toBeVisible();

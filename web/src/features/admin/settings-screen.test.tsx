@@ -119,7 +119,7 @@ describe('the console’s Settings', { timeout: 15_000 }, () => {
         'Enter a schedule such as 0 3 * * * (minute, hour, day, month, weekday).',
       ),
     ).toBeVisible();
-    expect(cron).toHaveFocus();
+    await expectFocus(cron);
     expect(cron).toBeInvalid();
     expect(
       await findAnnounced('Nothing was saved. Check the fields marked below.'),
@@ -159,7 +159,7 @@ describe('the console’s Settings', { timeout: 15_000 }, () => {
     await user.type(most, '0');
     await user.click(within(batch).getByRole('button', { name: 'Save Batch Requests' }));
     expect(await findAnnounced('Enter a number greater than 0.')).toBeVisible();
-    expect(most).toHaveFocus();
+    await expectFocus(most);
     expect(most).toBeInvalid();
 
     await user.clear(most);
@@ -181,7 +181,7 @@ describe('the console’s Settings', { timeout: 15_000 }, () => {
     await user.type(codes, 'five');
     await user.click(within(members).getByRole('button', { name: 'Save Members' }));
     expect(await findAnnounced('Enter a whole number.')).toBeVisible();
-    expect(codes).toHaveFocus();
+    await expectFocus(codes);
     expect(server.to('PATCH', '/api/settings')).toHaveLength(0);
   });
 

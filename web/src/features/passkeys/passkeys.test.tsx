@@ -248,12 +248,12 @@ describe('Settings → Passkeys', SLOW, () => {
     });
     await user.click(await within(card).findByRole('button', { name: 'Rename' }));
     const field = within(card).getByLabelText('Passkey Name');
-    expect(field).toHaveFocus();
+    await expectFocus(field);
     expect(field).toHaveValue('Work laptop');
     await user.clear(field);
     await user.click(within(card).getByRole('button', { name: 'Save' }));
     await findAnnounced('Please enter a name.');
-    expect(field).toHaveFocus();
+    await expectFocus(field);
     expect(server.to('PATCH', '/api/gatehouse/passkeys/pk1')).toHaveLength(0);
 
     await user.type(field, '  Home desktop  ');
@@ -280,7 +280,7 @@ describe('Settings → Passkeys', SLOW, () => {
     await findAnnounced('Must be at most 64.');
     await user.click(within(card).getByRole('button', { name: 'Cancel' }));
     expect(within(card).queryByLabelText('Passkey Name')).toBeNull();
-    expect(within(card).getByRole('button', { name: 'Rename' })).toHaveFocus();
+    await expectFocus(within(card).getByRole('button', { name: 'Rename' }));
   });
 
   it('Remove asks first (Yes, Remove / Cancel), then removes it (Removing...)', async () => {

@@ -12,7 +12,7 @@ import {
   type FakeRequest,
   type Handler,
 } from '../../test/fake-server';
-import { findAnnounced, renderApp } from '../../test/render-app';
+import { expectFocus, findAnnounced, renderApp } from '../../test/render-app';
 
 /**
  * "Confirm it's you": whatever action the server refuses with 403 `Confirm it's you to
@@ -181,7 +181,7 @@ describe("Confirm it's you", SLOW, () => {
     await user.click(within(box).getByRole('button', { name: 'Confirm' }));
     await findAnnounced("That password isn't right.");
     expect(password).toHaveAccessibleDescription("That password isn't right.");
-    expect(password).toHaveFocus();
+    await expectFocus(password);
     expect(screen.queryByText(RAW_PASSWORD_MESSAGE)).toBeNull();
 
     await user.click(within(box).getByRole('button', { name: 'Confirm' }));
