@@ -11,5 +11,8 @@ export default defineProject({
     environment: 'jsdom',
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
+    // A guard against a test that hangs, not a speed check: with four files at once on two cores
+    // (docs/decisions/0073), a long journey through a screen can take several seconds.
+    testTimeout: 20_000,
   },
 });
