@@ -13,6 +13,7 @@ import {
   type User,
 } from '../support/server.js';
 import { totpCode, twoStepMember } from '../support/totp.js';
+import { freshAddress } from '../support/http.js';
 
 /**
  * Sign-in with a code by email (PocketBase's OTP) through the official SDK: requestOTP(email)
@@ -390,8 +391,7 @@ describe.each(DATABASES)('sign-in with a code by email on %s', (db) => {
   });
 });
 
-/** A random documentation-range client address. */
-const ip = () => `198.51.${randomInt(0, 255)}.${randomInt(1, 254)}`;
+const ip = freshAddress;
 
 describe.each(DATABASES)('sign-in code limits (RATE_LIMITS=on) on %s', (db) => {
   let t: TestServer;

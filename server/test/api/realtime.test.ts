@@ -13,6 +13,7 @@ import {
   uniqueEmail,
   type TestServer,
 } from '../support/server.js';
+import { freshAddress } from '../support/http.js';
 
 /**
  * PocketBase's realtime (GET/POST /api/realtime) and OAuth2 redirect target, driven by the
@@ -357,8 +358,7 @@ describe.each(DATABASES)('realtime on %s', (db) => {
  */
 describe.each(DATABASES)('realtime stream limits on %s', (db) => {
   const TOO_MANY = { data: {}, message: MSG[429], status: 429 };
-  /** A documentation-range address of its own for each test. */
-  const address = () => `198.51.${randomInt(0, 255)}.${randomInt(1, 254)}`;
+  const address = freshAddress;
   const ipv6Prefix = () =>
     `2001:db8:${randomInt(0, 0xffff).toString(16)}:${randomInt(0, 0xffff).toString(16)}`;
   let t: TestServer;

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import http from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -101,4 +102,19 @@ export function withPayload(token: string, change: (p: Json) => Json): string {
   const [h, , s] = token.split('.');
   const payload = change(jwtPayload(token));
   return `${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${s}`;
+}
+
+/** The client addresses freshAddress gives: 198.51.0.1 to 198.51.255.254. */
+const ADDRESSES = 256 * 254;
+/** Where this process starts in them: a random place, apart from another run's on a shared Redis. */
+let addressesGiven = randomInt(0, ADDRESSES);
+
+/**
+ * A client address no other call in this test process got (X-Forwarded-For with TRUST_PROXY), so
+ * that one test's failures never count against another's address. (Random ones met again now and
+ * then, and a test found its address already limited.)
+ */
+export function freshAddress(): string {
+  const n = addressesGiven++ % ADDRESSES;
+  return `198.51.${Math.floor(n / 254)}.${(n % 254) + 1}`;
 }

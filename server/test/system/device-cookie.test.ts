@@ -1,7 +1,6 @@
-import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, PATHS } from '../support/contract.js';
-import type { ApiResponse } from '../support/http.js';
+import { type ApiResponse, freshAddress } from '../support/http.js';
 import { DATABASES, startTestServer, type TestServer, type User } from '../support/server.js';
 import { twoStepMember } from '../support/totp.js';
 
@@ -16,8 +15,7 @@ const TOO_MANY = { data: {}, message: MSG[429], status: 429 };
 const WRONG = 'Wrong-password-123';
 const COOKIE_PATH = '/api/collections/users/auth-with-password';
 
-/** A documentation-range address, a new one each time. */
-const ip = () => `198.51.${randomInt(0, 255)}.${randomInt(1, 254)}`;
+const ip = freshAddress;
 
 /** The `gh_device` Set-Cookie line of an answer, if any. */
 function setCookieLine(res: ApiResponse): string | undefined {

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MSG, PATHS, subjects } from '../support/contract.js';
-import type { ApiResponse, Json } from '../support/http.js';
+import { type ApiResponse, freshAddress, type Json } from '../support/http.js';
 import { tokenFromMail } from '../support/mail.js';
 import { RedisProcess } from '../support/redis.js';
 import {
@@ -15,8 +15,7 @@ import {
 
 const TOO_MANY = { data: {}, message: MSG[429], status: 429 };
 
-/** A random documentation-range client address, unique per test. */
-const ip = () => `198.51.${randomInt(0, 255)}.${randomInt(1, 254)}`;
+const ip = freshAddress;
 
 function statuses(results: ApiResponse[]): number[] {
   return results.map((r) => r.status);

@@ -1,7 +1,6 @@
-import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, PATHS } from '../support/contract.js';
-import { request, type ApiResponse } from '../support/http.js';
+import { type ApiResponse, freshAddress, request } from '../support/http.js';
 import { waitUntil } from '../support/ports.js';
 import { RedisProcess } from '../support/redis.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
@@ -12,7 +11,7 @@ import { uniqueEmail } from '../support/server.js';
  * restarted on the same port, under a server in its own process whose console (pino's JSON lines)
  * the test reads.
  */
-const ip = () => `198.51.${randomInt(0, 255)}.${randomInt(1, 254)}`;
+const ip = freshAddress;
 const DOWN = /Redis unavailable/;
 const BACK = /Redis is back/;
 
