@@ -10,6 +10,7 @@ import {
   pbError,
   signedInServer,
 } from '../../test/fake-server';
+import { chooseLanguage } from '../../lib/i18n';
 import { expectFocus, findAnnounced, renderApp } from '../../test/render-app';
 import type {
   LogEventAnswer,
@@ -380,6 +381,29 @@ describe('the operator console', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Yes, Reset' }));
     await findAnnounced(refusal);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('in German, Reset Two-Step Sign-In asks and answers in whole German sentences', async () => {
+    await chooseLanguage('de');
+    try {
+      onMemberPage();
+      const { user } = renderApp(`/admin/members/${TARGET.id}`);
+      await screen.findByRole('heading', { level: 1, name: TARGET.email });
+      await user.click(screen.getByRole('button', { name: 'Zwei-Schritt-Anmeldung zurücksetzen' }));
+      const dialog = await screen.findByRole('dialog', {
+        name: `Zwei-Schritt-Anmeldung für ${TARGET.email} zurücksetzen?`,
+      });
+      expect(dialog).toHaveAccessibleDescription(
+        'Die Zwei-Schritt-Anmeldung wird ausgeschaltet (die Wiederherstellungscodes gelten nicht mehr), und die 2 Passkeys werden entfernt. Das Mitglied meldet sich dann nur mit seinem Passwort an und erhält darüber eine E-Mail. Tun Sie das nur, wenn Sie sicher sind, dass die Anfrage vom Mitglied kommt.',
+      );
+      await user.click(within(dialog).getByRole('button', { name: 'Ja, zurücksetzen' }));
+      await findAnnounced(
+        `Die Zwei-Schritt-Anmeldung von ${TARGET.email} wurde zurückgesetzt. Das Mitglied kann sich allein mit seinem Passwort anmelden.`,
+        'status',
+      );
+    } finally {
+      await chooseLanguage('en');
+    }
   });
 
   it('the security log names the operator who acted: by email, the command line, or a deleted operator', async () => {

@@ -1,4 +1,4 @@
-import { t } from '@lingui/core/macro';
+import { plural, t } from '@lingui/core/macro';
 import type { MemberCode, MemberDetail, WaysIn } from './api';
 import type { Question } from './confirm-action';
 
@@ -80,21 +80,25 @@ export function questionFor(asked: Asked, member: MemberDetail): Question {
   }
 }
 
-/** What Reset Two-Step Sign-In removes, and how they sign in afterwards. */
+/**
+ * What Reset Two-Step Sign-In removes, and how they sign in afterwards: whole sentences, so that
+ * each language words them as a whole.
+ */
 function resetDescription(ways: WaysIn): string {
-  const passkeys =
-    ways.passkeys === 1
-      ? t`their passkey is removed`
-      : `their ${ways.passkeys} passkeys are removed`;
-  const removed = [
-    ...(ways.twoStep
-      ? [t`two-step sign-in is turned off (their recovery codes stop working)`]
-      : []),
-    ...(ways.passkeys > 0 ? [passkeys] : []),
-  ].join(' and ');
-  const left = ways.password ? 'their password' : t`their connected account`;
-  return (
-    `${removed.charAt(0).toUpperCase()}${removed.slice(1)}. They sign in with ${left} alone, ` +
-    'and get an email about it. Do this only once you are sure the request comes from them.'
-  );
+  const n = ways.passkeys;
+  const removed = ways.twoStep
+    ? n > 0
+      ? plural(n, {
+          one: 'Two-step sign-in is turned off (their recovery codes stop working) and their passkey is removed.',
+          other:
+            'Two-step sign-in is turned off (their recovery codes stop working) and their # passkeys are removed.',
+        })
+      : t`Two-step sign-in is turned off (their recovery codes stop working).`
+    : n > 0
+      ? plural(n, { one: 'Their passkey is removed.', other: 'Their # passkeys are removed.' })
+      : '';
+  const after = ways.password
+    ? t`They sign in with their password alone, and get an email about it. Do this only once you are sure the request comes from them.`
+    : t`They sign in with their connected account alone, and get an email about it. Do this only once you are sure the request comes from them.`;
+  return removed ? `${removed} ${after}` : after;
 }

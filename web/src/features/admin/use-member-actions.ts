@@ -140,7 +140,9 @@ export function useMemberActions(viewer: string, member: MemberDetail) {
       await run(
         'reset',
         () => resetTwoStep(member.id),
-        t`Two-step sign-in of ${email} has been reset. They can sign in with their ${member.waysIn.password ? 'password' : 'connected account'} alone.`,
+        member.waysIn.password
+          ? t`Two-step sign-in of ${email} has been reset. They can sign in with their password alone.`
+          : t`Two-step sign-in of ${email} has been reset. They can sign in with their connected account alone.`,
         t`Failed to reset two-step sign-in. Please try again.`,
       );
     } else {
