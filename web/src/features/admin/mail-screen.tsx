@@ -89,7 +89,9 @@ export function MailScreen({ page, onPage }: { page: number; onPage: (page: numb
               run(
                 'test',
                 sendTestMail,
-                t`Test email queued to ${user?.email ?? 'you'}. It should arrive in a moment.`,
+                user
+                  ? t`Test email queued to ${user.email}. It should arrive in a moment.`
+                  : t`Test email queued to you. It should arrive in a moment.`,
                 t`Failed to send the test email. Please try again.`,
               )
             }

@@ -55,7 +55,7 @@ export function AuthorizeScreen({ uid }: { uid: string }) {
   if (details.isPending || signInNow) {
     return (
       <ScreenShell>
-        <ScreenHeader title={t`Signing in to ${data ? app : 'the app'}…`} />
+        <ScreenHeader title={data ? t`Signing in to ${app}…` : t`Signing in to the app…`} />
         <LiveMessage tone="error">{error}</LiveMessage>
         {error ? null : <Spinner label={t`Signing in`} />}
       </ScreenShell>
