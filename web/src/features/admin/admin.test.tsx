@@ -406,7 +406,8 @@ describe('the operator console', () => {
     }
   });
 
-  it('the security log names the operator who acted: by email, the command line, or a deleted operator', async () => {
+  /** The security log with an operator's action, the command line's, and a gone operator's. */
+  async function securityLogWithActors(listName = 'Security events') {
     const events = [
       logEvent(1, {
         type: 'admin_disable',
@@ -431,21 +432,42 @@ describe('the operator console', () => {
         json(200, { page: 1, perPage: 30, totalItems: 4, totalPages: 1, items: events }),
     });
     renderApp('/admin/security-log');
-    const list = await screen.findByRole('list', { name: 'Security events' });
+    const list = await screen.findByRole('list', { name: listName });
     const [disabled, reset, enabled, changed] = within(list).getAllByRole('listitem');
+    return { list, disabled: disabled!, reset: reset!, enabled: enabled!, changed: changed! };
+  }
+
+  it('the security log names the operator who acted: by email, the command line, or a deleted operator', async () => {
+    const { list, disabled, reset, enabled, changed } = await securityLogWithActors();
     expect(disabled).toHaveTextContent('Account disabled by an operator');
     expect(disabled).toHaveTextContent('member1@example.com · by ops@example.com');
-    expect(within(disabled!).getByRole('link', { name: 'ops@example.com' })).toHaveAttribute(
+    expect(within(disabled).getByRole('link', { name: 'ops@example.com' })).toHaveAttribute(
       'href',
       '/admin/members/operator0000001',
     );
     expect(reset).toHaveTextContent('Two-step sign-in reset by an operator');
     expect(reset).toHaveTextContent('member1@example.com · by the command line');
     expect(enabled).toHaveTextContent('member1@example.com · by a deleted operator');
-    expect(within(enabled!).getAllByRole('link')).toHaveLength(1);
+    expect(within(enabled).getAllByRole('link')).toHaveLength(1);
     // Not an operator action: nobody named beside the member, and no operator id anywhere.
     expect(changed).not.toHaveTextContent(' · by ');
     expect(list).not.toHaveTextContent('operator000000');
+  });
+
+  it('in German, who acted reads as German: von ops@…, von der Kommandozeile, von einem gelöschten Betreiber', async () => {
+    await chooseLanguage('de');
+    try {
+      const { disabled, reset, enabled } = await securityLogWithActors('Sicherheitsereignisse');
+      expect(disabled).toHaveTextContent('member1@example.com · von ops@example.com');
+      expect(within(disabled).getByRole('link', { name: 'ops@example.com' })).toHaveAttribute(
+        'href',
+        '/admin/members/operator0000001',
+      );
+      expect(reset).toHaveTextContent('member1@example.com · von der Kommandozeile');
+      expect(enabled).toHaveTextContent('member1@example.com · von einem gelöschten Betreiber');
+    } finally {
+      await chooseLanguage('en');
+    }
   });
 
   it(

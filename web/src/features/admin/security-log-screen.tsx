@@ -174,12 +174,7 @@ export function SecurityLogScreen({
                       {event.member ? t`A deleted account` : t`No account`}
                     </span>
                   )}
-                  {event.actor ? (
-                    <Trans>
-                      {' '}
-                      · by <Actor actor={event.actor} />
-                    </Trans>
-                  ) : null}
+                  {event.actor ? <ByActor actor={event.actor} /> : null}
                 </>
               )}
             />
@@ -190,20 +185,29 @@ export function SecurityLogScreen({
   );
 }
 
-/** The operator who acted: their email (a link to their page), the command line, or gone. */
-function Actor({ actor }: { actor: NonNullable<LogEvent['actor']> }) {
-  if (actor.id === CLI_ACTOR)
-    return (
-      <>
-        <Trans>the command line</Trans>
-      </>
-    );
+/**
+ * Who acted, after the member: " · by" their email (a link to their page), the command line, or
+ * an operator who is gone. Each a whole message, so that a language words each as it must (German
+ * "von der Kommandozeile", "von einem gelöschten Betreiber").
+ */
+function ByActor({ actor }: { actor: NonNullable<LogEvent['actor']> }) {
+  if (actor.id === CLI_ACTOR) return <>{t` · by the command line`}</>;
   if (actor.email === null) {
-    return <span className="text-slate-700 dark:text-slate-300">{t`a deleted operator`}</span>;
+    return (
+      <Trans>
+        {' '}
+        · by <span className="text-slate-700 dark:text-slate-300">a deleted operator</span>
+      </Trans>
+    );
   }
+  const email = actor.email;
   return (
-    <Link to="/admin/members/$id" params={{ id: actor.id }} className={textLink}>
-      {actor.email}
-    </Link>
+    <Trans>
+      {' '}
+      · by{' '}
+      <Link to="/admin/members/$id" params={{ id: actor.id }} className={textLink}>
+        {email}
+      </Link>
+    </Trans>
   );
 }
