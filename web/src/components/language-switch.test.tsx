@@ -1,6 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { chooseLanguage } from '../lib/i18n';
+import { describe, expect, it, vi } from 'vitest';
 import {
   authRefreshOk,
   changelogOk,
@@ -14,12 +13,6 @@ import { expectFocus, renderApp } from '../test/render-app';
 
 const alice = makeUser({ email: 'alice@example.com' });
 const RECORD = `PATCH /api/collections/users/records/${alice.id}`;
-
-afterEach(async () => {
-  window.localStorage.clear();
-  await chooseLanguage('en');
-  window.localStorage.clear();
-});
 
 const placesIn = (nav: HTMLElement) =>
   within(nav)

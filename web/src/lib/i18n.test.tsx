@@ -1,14 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../test/render-app';
 import { chooseLanguage, preferredLanguage } from './i18n';
 
 describe('the language', () => {
-  afterEach(async () => {
-    await chooseLanguage('en');
-    localStorage.clear();
-  });
-
   it("is the first of the browser's languages the app speaks, unless this device chose one", () => {
     vi.stubGlobal('navigator', { ...navigator, languages: ['fr-FR', 'de-AT', 'en-US'] });
     expect(preferredLanguage()).toBe('de');

@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
-import { loadCatalogue, startI18n } from '../lib/i18n';
+import { chooseLanguage, loadCatalogue, startI18n } from '../lib/i18n';
 
 // Every screen's texts, in English (jsdom's language), as a signed-in member's would be.
 await startI18n();
@@ -15,8 +15,10 @@ configure({ asyncUtilTimeout: 5000 });
 // every navigation, which jsdom answers with a "Not implemented" line each time.
 window.scrollTo = () => {};
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  // A test that speaks German leaves the next one in English (and nothing chosen on the device).
+  await chooseLanguage('en');
   window.localStorage.clear();
   window.sessionStorage.clear();
   vi.unstubAllGlobals();

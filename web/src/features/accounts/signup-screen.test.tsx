@@ -78,29 +78,23 @@ describe('Sign-up (/signup)', () => {
 
   it('sends the language the app speaks, the language of the member’s mail', async () => {
     await chooseLanguage('de');
-    try {
-      const server = fakeServer({
-        [CREATE]: () => json(200, makeUser({ verified: false, language: 'de' })),
-        [REQUEST_VERIFICATION]: () => noContent(),
-      });
-      const { user } = renderApp('/signup');
-      await user.type(await screen.findByLabelText('E-Mail'), valid.email);
-      await user.type(screen.getByLabelText('Einladungscode'), valid.inviteCode);
-      await user.type(screen.getByLabelText('Passwort'), valid.password);
-      await user.type(screen.getByLabelText('Passwort bestätigen'), valid.confirm);
-      await user.click(screen.getByRole('button', { name: 'Registrieren' }));
-      expect(
-        await screen.findByRole('heading', { name: 'Konto erfolgreich erstellt' }),
-      ).toBeInTheDocument();
-      expect(server.to('POST', '/api/collections/users/records')[0]?.body).toMatchObject({
-        email: 'carol@example.com',
-        language: 'de',
-      });
-    } finally {
-      window.localStorage.clear();
-      await chooseLanguage('en');
-      window.localStorage.clear();
-    }
+    const server = fakeServer({
+      [CREATE]: () => json(200, makeUser({ verified: false, language: 'de' })),
+      [REQUEST_VERIFICATION]: () => noContent(),
+    });
+    const { user } = renderApp('/signup');
+    await user.type(await screen.findByLabelText('E-Mail'), valid.email);
+    await user.type(screen.getByLabelText('Einladungscode'), valid.inviteCode);
+    await user.type(screen.getByLabelText('Passwort'), valid.password);
+    await user.type(screen.getByLabelText('Passwort bestätigen'), valid.confirm);
+    await user.click(screen.getByRole('button', { name: 'Registrieren' }));
+    expect(
+      await screen.findByRole('heading', { name: 'Konto erfolgreich erstellt' }),
+    ).toBeInTheDocument();
+    expect(server.to('POST', '/api/collections/users/records')[0]?.body).toMatchObject({
+      email: 'carol@example.com',
+      language: 'de',
+    });
   }, 20_000);
 
   it('checks the name’s length after the spec’s checks, and says the server’s refusal of it', async () => {

@@ -385,25 +385,21 @@ describe('the operator console', () => {
 
   it('in German, Reset Two-Step Sign-In asks and answers in whole German sentences', async () => {
     await chooseLanguage('de');
-    try {
-      onMemberPage();
-      const { user } = renderApp(`/admin/members/${TARGET.id}`);
-      await screen.findByRole('heading', { level: 1, name: TARGET.email });
-      await user.click(screen.getByRole('button', { name: 'Zwei-Schritt-Anmeldung zurücksetzen' }));
-      const dialog = await screen.findByRole('dialog', {
-        name: `Zwei-Schritt-Anmeldung für ${TARGET.email} zurücksetzen?`,
-      });
-      expect(dialog).toHaveAccessibleDescription(
-        'Die Zwei-Schritt-Anmeldung wird ausgeschaltet (die Wiederherstellungscodes gelten nicht mehr), und die 2 Passkeys werden entfernt. Das Mitglied meldet sich dann nur mit seinem Passwort an und erhält darüber eine E-Mail. Tun Sie das nur, wenn Sie sicher sind, dass die Anfrage vom Mitglied kommt.',
-      );
-      await user.click(within(dialog).getByRole('button', { name: 'Ja, zurücksetzen' }));
-      await findAnnounced(
-        `Die Zwei-Schritt-Anmeldung von ${TARGET.email} wurde zurückgesetzt. Das Mitglied kann sich allein mit seinem Passwort anmelden.`,
-        'status',
-      );
-    } finally {
-      await chooseLanguage('en');
-    }
+    onMemberPage();
+    const { user } = renderApp(`/admin/members/${TARGET.id}`);
+    await screen.findByRole('heading', { level: 1, name: TARGET.email });
+    await user.click(screen.getByRole('button', { name: 'Zwei-Schritt-Anmeldung zurücksetzen' }));
+    const dialog = await screen.findByRole('dialog', {
+      name: `Zwei-Schritt-Anmeldung für ${TARGET.email} zurücksetzen?`,
+    });
+    expect(dialog).toHaveAccessibleDescription(
+      'Die Zwei-Schritt-Anmeldung wird ausgeschaltet (die Wiederherstellungscodes gelten nicht mehr), und die 2 Passkeys werden entfernt. Das Mitglied meldet sich dann nur mit seinem Passwort an und erhält darüber eine E-Mail. Tun Sie das nur, wenn Sie sicher sind, dass die Anfrage vom Mitglied kommt.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Ja, zurücksetzen' }));
+    await findAnnounced(
+      `Die Zwei-Schritt-Anmeldung von ${TARGET.email} wurde zurückgesetzt. Das Mitglied kann sich allein mit seinem Passwort anmelden.`,
+      'status',
+    );
   });
 
   /** The security log with an operator's action, the command line's, and a gone operator's. */
@@ -456,18 +452,14 @@ describe('the operator console', () => {
 
   it('in German, who acted reads as German: von ops@…, von der Kommandozeile, von einem gelöschten Betreiber', async () => {
     await chooseLanguage('de');
-    try {
-      const { disabled, reset, enabled } = await securityLogWithActors('Sicherheitsereignisse');
-      expect(disabled).toHaveTextContent('member1@example.com · von ops@example.com');
-      expect(within(disabled).getByRole('link', { name: 'ops@example.com' })).toHaveAttribute(
-        'href',
-        '/admin/members/operator0000001',
-      );
-      expect(reset).toHaveTextContent('member1@example.com · von der Kommandozeile');
-      expect(enabled).toHaveTextContent('member1@example.com · von einem gelöschten Betreiber');
-    } finally {
-      await chooseLanguage('en');
-    }
+    const { disabled, reset, enabled } = await securityLogWithActors('Sicherheitsereignisse');
+    expect(disabled).toHaveTextContent('member1@example.com · von ops@example.com');
+    expect(within(disabled).getByRole('link', { name: 'ops@example.com' })).toHaveAttribute(
+      'href',
+      '/admin/members/operator0000001',
+    );
+    expect(reset).toHaveTextContent('member1@example.com · von der Kommandozeile');
+    expect(enabled).toHaveTextContent('member1@example.com · von einem gelöschten Betreiber');
   });
 
   it(

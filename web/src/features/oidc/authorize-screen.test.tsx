@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chooseLanguage } from '../../lib/i18n';
 import { changelogOk, fakeServer, json, makeUser, signedInServer } from '../../test/fake-server';
 import { renderApp } from '../../test/render-app';
@@ -10,8 +10,6 @@ const DETAILS = `GET /api/oidc/interactions/${UID}/details`;
 const never = () => new Promise<Response>(() => undefined);
 
 describe('Sign in to an app (/authorize/$uid)', () => {
-  afterEach(() => chooseLanguage('en'));
-
   it('says it is signing in to the app while it reads which app, in German too', async () => {
     fakeServer({ [DETAILS]: never, 'GET /changelog.json': changelogOk([]) });
     renderApp(`/authorize/${UID}`);
