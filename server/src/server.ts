@@ -130,7 +130,11 @@ export async function startServer(
     // The request log (logs/): DATA_DIR/auxiliary.db or PostgreSQL's logs table. Closed after
     // HTTP and the jobs (cleanup runs in reverse), so their last rows are written.
     const requestLog = new RequestLog(
-      openLogStore({ kind: database.kind, dataDir: config.dataDir, db }),
+      openLogStore({
+        kind: database.kind,
+        dataDir: config.dataDir,
+        db: database.auxiliary ?? db,
+      }),
       // Kept while the settings' logs.maxDays (LOGS_RETENTION_DAYS) is above 0.
       { log, keep: () => ctx.settings.logsMaxDays > 0 },
     );

@@ -56,6 +56,13 @@ export interface DatabaseHandle {
   /** Counts the write and commit statements run by this process (every pooled connection). */
   writes?: WriteCounter;
   /**
+   * PostgreSQL only: the same pool, for the tables no read cache holds (the request log's `logs`,
+   * logs/store.ts), whose writes are not counted in `writes`: writing a second's requests must not
+   * empty the hot-path reads' cache (db/prepared.ts). On SQLite those tables are in a file of
+   * their own, auxiliary.db.
+   */
+  auxiliary?: Kysely<Database>;
+  /**
    * Readiness: true when the database answers within a second (PostgreSQL: `SELECT 1`; SQLite:
    * the write lock can be taken, since a write lock held elsewhere makes every write fail).
    */
@@ -96,19 +103,22 @@ export function openDatabase(
     pool.on('connect', (client) => client.on('error', onConnectionError));
     pool.on('error', () => {});
     const writes: WriteCounter = { count: 0 };
-    const db = new Kysely<Database>({
-      dialect: new (class extends PostgresDialect {
-        override createDriver(): Driver {
-          return keepFirstError(super.createDriver(), () => true, onRollbackError);
-        }
-      })({ pool: dropBrokenClients(pool, writes) }),
-    });
+    const kysely = (counter: WriteCounter | undefined) =>
+      new Kysely<Database>({
+        dialect: new (class extends PostgresDialect {
+          override createDriver(): Driver {
+            return keepFirstError(super.createDriver(), () => true, onRollbackError);
+          }
+        })({ pool: dropBrokenClients(pool, counter) }),
+      });
+    const db = kysely(writes);
     const url = new URL(options.databaseUrl);
     return {
       db,
       kind: 'postgres',
       location: `postgres://${url.host}${url.pathname}`,
       writes,
+      auxiliary: kysely(undefined),
       ready: () => withinTime(sql`select 1`.execute(db), READY_TIMEOUT_MS),
       serveRequests: () => {},
       close: () => db.destroy(),
@@ -220,7 +230,7 @@ function keepFirstError(
  * may still be waiting for that answer: it is not reused. Its further queries (Kysely's ROLLBACK)
  * fail at once with the same error, and on release the pool closes it and opens a new one.
  */
-function dropBrokenClients(pool: pg.Pool, writes: WriteCounter): PostgresPool {
+function dropBrokenClients(pool: pg.Pool, writes: WriteCounter | undefined): PostgresPool {
   return {
     connect: async (): Promise<PostgresPoolClient> => {
       const client = await pool.connect();
@@ -234,18 +244,19 @@ function dropBrokenClients(pool: pg.Pool, writes: WriteCounter): PostgresPool {
         // UPDATE or DELETE that found nothing: the mail worker's, a job's claim).
         const text = typeof args[0] === 'string' ? args[0] : '';
         const reads = /^\s*select\b/i.test(text);
-        const counted = reads
-          ? result
-          : result.then(
-              (done: unknown) => {
-                if (!changedNothing(done)) writes.count += 1;
-                return done;
-              },
-              (error: unknown) => {
-                writes.count += 1;
-                throw error;
-              },
-            );
+        const counted =
+          reads || !writes
+            ? result
+            : result.then(
+                (done: unknown) => {
+                  if (!changedNothing(done)) writes.count += 1;
+                  return done;
+                },
+                (error: unknown) => {
+                  writes.count += 1;
+                  throw error;
+                },
+              );
         return counted.catch((error: unknown) => {
           if (!(error instanceof lazyRequire<typeof pg>('pg').DatabaseError))
             broken = error as Error;

@@ -9,7 +9,8 @@ import { createPrivateFile, ensurePrivateDir, restrictFile } from '../tools/priv
  * Where the request log is kept, apart from the main data as PocketBase keeps its logs: on SQLite
  * a second file, DATA_DIR/auxiliary.db (0600, WAL), so that writing the log never waits for the
  * main database's write lock nor makes it wait, and a copy of the main file does not carry it; on
- * PostgreSQL the `logs` table (migration 0014), which every instance writes and reads.
+ * PostgreSQL the `logs` table (migration 0014), which every instance writes and reads, written
+ * through a handle whose writes do not empty the read cache (db/connect.ts `auxiliary`).
  *
  * One row holds a batch: the entries one instance wrote at once (a second's requests, never
  * across an hour), packed as JSON (logs/entries.ts), with the first and last entry's time and
@@ -58,6 +59,7 @@ export interface LogStore {
 export function openLogStore(options: {
   kind: DatabaseKind;
   dataDir: string;
+  /** PostgreSQL: the handle whose writes leave the read cache alone (db/connect.ts `auxiliary`). */
   db: Kysely<Database>;
 }): LogStore {
   if (options.kind === 'postgres') {

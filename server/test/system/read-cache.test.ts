@@ -5,6 +5,8 @@ import SQLite from 'better-sqlite3';
 import { openDatabase } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrations/index.js';
 import { preparedQueries } from '../../src/db/prepared.js';
+import { packBatches } from '../../src/logs/entries.js';
+import { openLogStore } from '../../src/logs/store.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '../support/contract.js';
 import { createPgDatabase, startTestServer, type TestServer } from '../support/server.js';
@@ -169,6 +171,43 @@ describe.each(['sqlite', 'postgres'] as const)('writes that change nothing on %s
       // The transaction's COMMIT still counts (its statements may have changed rows).
       expect(writes.count).toBeGreaterThan(afterInsert);
     } finally {
+      await database.close();
+      await pg?.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.each(['sqlite', 'postgres'] as const)("the request log's writes on %s", (kind) => {
+  it('leave the read cache alone: they are not counted as writes, and they are kept', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gh-cache-'));
+    const pg = kind === 'postgres' ? await createPgDatabase() : undefined;
+    const database = openDatabase({ dataDir: dir, databaseUrl: pg?.url });
+    const store = openLogStore({ kind, dataDir: dir, db: database.auxiliary ?? database.db });
+    try {
+      await migrateToLatest(database.db);
+      const writes = database.writes!;
+      const before = writes.count;
+      const at = Date.parse('2026-01-01T00:00:00.000Z');
+      await store.insert(
+        packBatches([
+          {
+            at,
+            method: 'GET',
+            url: '/api/invite-codes',
+            status: 200,
+            ms: 0.5,
+            ip: '127.0.0.1',
+            userAgent: 'test',
+            authId: '',
+          },
+        ]),
+      );
+      expect(writes.count).toBe(before);
+      const rows = await store.db.selectFrom('logs').select(['n', 'first']).execute();
+      expect(rows).toEqual([{ n: 1, first: '2026-01-01 00:00:00.000Z' }]);
+    } finally {
+      await store.close();
       await database.close();
       await pg?.drop();
       rmSync(dir, { recursive: true, force: true });
