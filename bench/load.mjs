@@ -278,6 +278,7 @@ export async function runLoad({
       r.ratio = r.invite.requestsPerSec / r.hello.requestsPerSec;
       r.healthRatio = r.health.requestsPerSec / r.hello.requestsPerSec;
       r.floorRatio = r.floor.requestsPerSec / r.hello.requestsPerSec;
+      r.ofFloor = r.invite.requestsPerSec / r.floor.requestsPerSec;
       r.refreshCpu = r.refresh.cpuUsPerAnswer / r.own.cpuUsPerAnswer;
       r.requestLogCpu = r.invite.cpuUsPerAnswer / r.quiet.cpuUsPerAnswer;
       rounds.push(r);
@@ -294,6 +295,7 @@ export async function runLoad({
     const ratio = medianRound.ratio;
     const healthRatio = middle('healthRatio').healthRatio;
     const floorRatio = median(rounds.map((r) => r.floorRatio));
+    const ofFloor = median(rounds.map((r) => r.ofFloor));
     const refreshCpu = middle('refreshCpu').refreshCpu;
     const requestLogCpu = middle('requestLogCpu').requestLogCpu;
 
@@ -343,6 +345,7 @@ export async function runLoad({
         refreshCpu: n(r.refreshCpu, 3),
         requestLogCpu: n(r.requestLogCpu, 3),
         bareFastifyRatio: n(r.floorRatio, 3),
+        inviteOfBareFastify: n(r.ofFloor, 3),
       })),
       inviteCodes: medianRound.invite,
       helloWorld: medianRound.hello,
@@ -352,6 +355,7 @@ export async function runLoad({
       requestLogCpu: n(requestLogCpu, 3),
       bareFastify: medianRound.floor,
       bareFastifyRatio: n(floorRatio, 3),
+      inviteOfBareFastify: n(ofFloor, 3),
       argon2Ceiling: ceiling,
       logins: loginResult,
       loginRatio: n(loginRatio, 3),
@@ -435,6 +439,12 @@ export async function runLoad({
             `${floorRatio.toFixed(3)} of hello-world`,
             `${m.floor.requestsPerSec} req/s`,
             `CPU per answer ${m.floor.cpuUsPerAnswer} µs`,
+          ],
+          [
+            '  invite codes / bare Fastify: what our own work leaves',
+            `${ofFloor.toFixed(3)} (median)`,
+            'token, session, read, request log',
+            '',
           ],
           [
             'logins / argon2 alone',
