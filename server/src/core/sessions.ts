@@ -5,7 +5,7 @@ import { andThen, type Maybe } from '../tools/maybe.js';
 import { newId } from '../tools/random.js';
 import { formatDate, nowString } from '../tools/time.js';
 import type { AppContext, Client } from './context.js';
-import type { Work } from './transaction.js';
+import { inTransaction, type Work } from './transaction.js';
 
 /**
  * Server-side sessions. Every sign-in opens one; the auth token names it (`sid`), so deleting the
@@ -22,6 +22,7 @@ export async function openSession(
   ctx: AppContext,
   userId: string,
   client: Client,
+  db: Db = ctx.db,
 ): Promise<Session> {
   const now = new Date();
   const session: Session = {
@@ -35,7 +36,7 @@ export async function openSession(
     confirmed_at: formatDate(now),
     impersonated_by: null,
   };
-  await ctx.db.insertInto('sessions').values(session).execute();
+  await db.insertInto('sessions').values(session).execute();
   return session;
 }
 
@@ -226,7 +227,9 @@ export async function deleteExpiredSessions(db: Db): Promise<number> {
 
 /**
  * Signs a member in on a new session (every way in ends here: password, second step, passkey,
- * provider): opens the session, records the sign-in, and returns the auth token naming it.
+ * provider): opens the session and records the sign-in in one transaction (a session nobody's
+ * security log shows, or a sign-in recorded with no session, never stays), and returns the auth
+ * token naming it.
  */
 export async function startSession(
   ctx: AppContext,
@@ -234,8 +237,11 @@ export async function startSession(
   client: Client,
   method: string,
 ): Promise<string> {
-  const session = await openSession(ctx, user.id, client);
-  await recordEvent(ctx.db, { type: 'sign_in', userId: user.id, client, detail: { method } });
+  const session = await inTransaction(ctx, async ({ trx }) => {
+    const opened = await openSession(ctx, user.id, client, trx);
+    await recordEvent(trx, { type: 'sign_in', userId: user.id, client, detail: { method } });
+    return opened;
+  });
   return sessionToken(ctx, user, session);
 }
 

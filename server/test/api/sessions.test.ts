@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { type Kysely, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/connect.js';
+import type { Database } from '../../src/db/schema.js';
 import { DATE_RE, ID_RE, MSG, PATHS } from '../support/contract.js';
 import { jwtPayload } from '../support/http.js';
 import { DATABASES, startTestServer, type TestServer } from '../support/server.js';
@@ -201,4 +204,43 @@ describe.each(DATABASES)('sessions on %s', (db) => {
   ];
 
   scenarios(() => t, rows);
+
+  it('a sign-in whose record cannot be written opens no session', async () => {
+    const u = await t.verifiedUser();
+    // The security log refuses sign-in records for a while, as a full disk or a lost connection
+    // would: the database itself, through a trigger.
+    const outside = openDatabase({ dataDir: t.dataDir, databaseUrl: t.databaseUrl });
+    const sessions = async () =>
+      (await outside.db.selectFrom('sessions').select('id').where('user_id', '=', u.id).execute())
+        .length;
+    try {
+      const before = await sessions();
+      await refuseSignInRecords(outside.db, db);
+      const refused = await t.login(u.email, u.password);
+      expect(refused.status).toBe(500);
+      expect(refused.body.token).toBeUndefined();
+      expect(await sessions()).toBe(before);
+
+      await sql`DROP TRIGGER refuse_sign_in ${sql.raw(db === 'postgres' ? 'ON security_events' : '')}`.execute(
+        outside.db,
+      );
+      expect((await t.login(u.email, u.password)).status).toBe(200);
+      expect(await sessions()).toBe(before + 1);
+    } finally {
+      await outside.close();
+    }
+  });
 });
+
+/** Makes the database refuse every new sign-in record in the security log. */
+async function refuseSignInRecords(db: Kysely<Database>, kind: 'sqlite' | 'postgres') {
+  if (kind === 'sqlite') {
+    await sql`CREATE TRIGGER refuse_sign_in BEFORE INSERT ON security_events
+      WHEN NEW.type = 'sign_in' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`.execute(db);
+    return;
+  }
+  await sql`CREATE OR REPLACE FUNCTION refuse_sign_in() RETURNS trigger LANGUAGE plpgsql AS
+    $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`.execute(db);
+  await sql`CREATE TRIGGER refuse_sign_in BEFORE INSERT ON security_events FOR EACH ROW
+    WHEN (NEW.type = 'sign_in') EXECUTE FUNCTION refuse_sign_in()`.execute(db);
+}
