@@ -179,9 +179,7 @@ export class RequestLog {
           'request log: buffer full, entries dropped',
         );
       }
-      const V = process.env.LOG_VARIANT;
-      const batches = V !== 'record-only' && this.options.keep() ? packColumns(columns, this.texts, others) : [];
-      if (V === 'no-insert') batches.length = 0;
+      const batches = this.options.keep() ? packColumns(columns, this.texts, others) : [];
       columns.clear();
       this.texts.trim(MAX_TEXTS);
       if (batches.length === 0) return;
