@@ -2,8 +2,9 @@
 // The load benchmark, at the server's default configuration (the request log on, info level):
 // invite-code reads, the health check, a member's own record and auth-refresh against a bare
 // node:http baseline (and bare Fastify giving the invite-codes answer); the request log's own cost
-// (the same server with the log switched off in its settings and on again, round by round); logins/s against argon2 alone; the health
-// check's p99 during a login storm; the server's memory idle and with 20,000 live sessions.
+// (the same server with the log switched off in its settings and on again, round by round);
+// logins/s against argon2 alone; the health check's p99 during a login storm; the server's memory
+// idle and with 20,000 live sessions.
 // Servers in child processes, autocannon here, 127.0.0.1 only.
 import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
