@@ -4,9 +4,9 @@ import { expect, test, type Page } from '@playwright/test';
 /** Checks every screen state gets: accessibility (axe) in light and dark, and 360 px width. */
 
 const PHONE = { width: 360, height: 740 };
+const LAPTOP = { width: 1280, height: 800 };
 /** The page while checkScreen scans it: the style sheet that stops colour fades. */
 type NoFades = Window & { noFades?: CSSStyleSheet };
-const LAPTOP = { width: 1280, height: 800 };
 
 async function axeProblems(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();

@@ -215,15 +215,13 @@ describe.each(DATABASES)('sessions on %s', (db) => {
         .length;
     try {
       const before = await sessions();
-      await refuseSignInRecords(outside.db, db);
+      const allow = await refuseSignInRecords(outside.db, db);
       const refused = await t.login(u.email, u.password);
       expect(refused.status).toBe(500);
       expect(refused.body.token).toBeUndefined();
       expect(await sessions()).toBe(before);
 
-      await sql`DROP TRIGGER refuse_sign_in ${sql.raw(db === 'postgres' ? 'ON security_events' : '')}`.execute(
-        outside.db,
-      );
+      await allow();
       expect((await t.login(u.email, u.password)).status).toBe(200);
       expect(await sessions()).toBe(before + 1);
     } finally {
@@ -232,15 +230,27 @@ describe.each(DATABASES)('sessions on %s', (db) => {
   });
 });
 
-/** Makes the database refuse every new sign-in record in the security log. */
-async function refuseSignInRecords(db: Kysely<Database>, kind: 'sqlite' | 'postgres') {
+/**
+ * Makes the database refuse every new sign-in record in the security log; the result allows them
+ * again.
+ */
+async function refuseSignInRecords(
+  db: Kysely<Database>,
+  kind: 'sqlite' | 'postgres',
+): Promise<() => Promise<void>> {
+  const allow = async () => {
+    await sql`DROP TRIGGER refuse_sign_in ${sql.raw(kind === 'postgres' ? 'ON security_events' : '')}`.execute(
+      db,
+    );
+  };
   if (kind === 'sqlite') {
     await sql`CREATE TRIGGER refuse_sign_in BEFORE INSERT ON security_events
       WHEN NEW.type = 'sign_in' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`.execute(db);
-    return;
+    return allow;
   }
   await sql`CREATE OR REPLACE FUNCTION refuse_sign_in() RETURNS trigger LANGUAGE plpgsql AS
     $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`.execute(db);
   await sql`CREATE TRIGGER refuse_sign_in BEFORE INSERT ON security_events FOR EACH ROW
     WHEN (NEW.type = 'sign_in') EXECUTE FUNCTION refuse_sign_in()`.execute(db);
+  return allow;
 }

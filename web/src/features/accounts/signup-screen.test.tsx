@@ -17,15 +17,34 @@ const REQUEST_VERIFICATION = 'POST /api/collections/users/request-verification';
 
 type User = ReturnType<typeof renderApp>['user'];
 
+/** The form's labels and its button, in each language. */
+const ENGLISH = {
+  email: 'Email',
+  inviteCode: 'Invite Code',
+  password: 'Password',
+  confirm: 'Confirm Password',
+  submit: 'Sign Up',
+};
+const GERMAN: typeof ENGLISH = {
+  email: 'E-Mail',
+  inviteCode: 'Einladungscode',
+  password: 'Passwort',
+  confirm: 'Passwort bestätigen',
+  submit: 'Registrieren',
+};
+
 async function fill(
   user: User,
   values: { email?: string; inviteCode?: string; password?: string; confirm?: string },
+  labels = ENGLISH,
 ) {
-  if (values.email) await user.type(await screen.findByLabelText('Email'), values.email);
-  if (values.inviteCode) await user.type(screen.getByLabelText('Invite Code'), values.inviteCode);
-  if (values.password) await user.type(screen.getByLabelText('Password'), values.password);
-  if (values.confirm) await user.type(screen.getByLabelText('Confirm Password'), values.confirm);
-  await user.click(screen.getByRole('button', { name: 'Sign Up' }));
+  if (values.email) await user.type(await screen.findByLabelText(labels.email), values.email);
+  if (values.inviteCode) {
+    await user.type(screen.getByLabelText(labels.inviteCode), values.inviteCode);
+  }
+  if (values.password) await user.type(screen.getByLabelText(labels.password), values.password);
+  if (values.confirm) await user.type(screen.getByLabelText(labels.confirm), values.confirm);
+  await user.click(screen.getByRole('button', { name: labels.submit }));
 }
 
 const valid = {
@@ -83,11 +102,7 @@ describe('Sign-up (/signup)', () => {
       [REQUEST_VERIFICATION]: () => noContent(),
     });
     const { user } = renderApp('/signup');
-    await user.type(await screen.findByLabelText('E-Mail'), valid.email);
-    await user.type(screen.getByLabelText('Einladungscode'), valid.inviteCode);
-    await user.type(screen.getByLabelText('Passwort'), valid.password);
-    await user.type(screen.getByLabelText('Passwort bestätigen'), valid.confirm);
-    await user.click(screen.getByRole('button', { name: 'Registrieren' }));
+    await fill(user, valid, GERMAN);
     expect(
       await screen.findByRole('heading', { name: 'Konto erfolgreich erstellt' }),
     ).toBeInTheDocument();

@@ -402,6 +402,13 @@ describe('the operator console', () => {
     );
   });
 
+  /** The operator who acted is a link to their page (their id is never shown as text). */
+  const expectOperatorLink = (item: HTMLElement) =>
+    expect(within(item).getByRole('link', { name: 'ops@example.com' })).toHaveAttribute(
+      'href',
+      '/admin/members/operator0000001',
+    );
+
   /** The security log with an operator's action, the command line's, and a gone operator's. */
   async function securityLogWithActors(listName = 'Security events') {
     const events = [
@@ -437,10 +444,7 @@ describe('the operator console', () => {
     const { list, disabled, reset, enabled, changed } = await securityLogWithActors();
     expect(disabled).toHaveTextContent('Account disabled by an operator');
     expect(disabled).toHaveTextContent('member1@example.com · by ops@example.com');
-    expect(within(disabled).getByRole('link', { name: 'ops@example.com' })).toHaveAttribute(
-      'href',
-      '/admin/members/operator0000001',
-    );
+    expectOperatorLink(disabled);
     expect(reset).toHaveTextContent('Two-step sign-in reset by an operator');
     expect(reset).toHaveTextContent('member1@example.com · by the command line');
     expect(enabled).toHaveTextContent('member1@example.com · by a deleted operator');
@@ -454,10 +458,7 @@ describe('the operator console', () => {
     await chooseLanguage('de');
     const { disabled, reset, enabled } = await securityLogWithActors('Sicherheitsereignisse');
     expect(disabled).toHaveTextContent('member1@example.com · von ops@example.com');
-    expect(within(disabled).getByRole('link', { name: 'ops@example.com' })).toHaveAttribute(
-      'href',
-      '/admin/members/operator0000001',
-    );
+    expectOperatorLink(disabled);
     expect(reset).toHaveTextContent('member1@example.com · von der Kommandozeile');
     expect(enabled).toHaveTextContent('member1@example.com · von einem gelöschten Betreiber');
   });
