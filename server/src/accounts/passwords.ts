@@ -55,17 +55,21 @@ export function isCommonPassword(password: string): boolean {
 }
 
 /**
- * The list as one string, and the package's module dropped from Node's cache: a `require` of its
- * own, so that nothing keeps the module (the list, its compressed form) afterwards.
+ * The list as one string, and every module the read loaded dropped from Node's cache: a `require`
+ * of its own, so that nothing keeps the list's modules afterwards. The list's module loads a
+ * decompressor that stays cached unless dropped too, and a cached module keeps the module that
+ * first loaded it (its parent): the list, its words and its compressed form, ~3 MB.
  */
 function readCommonPasswords(): string {
   const require = createRequire(import.meta.url);
-  const file = require.resolve('@zxcvbn-ts/language-common/dist/passwords.json.cjs');
+  const cached = new Set(Object.keys(require.cache));
   try {
-    const list = require(file) as unknown[];
+    const list = require('@zxcvbn-ts/language-common/dist/passwords.json.cjs') as unknown[];
     return `\n${list.map((p) => String(p).toLowerCase()).join('\n')}\n`;
   } finally {
-    delete require.cache[file];
+    for (const file of Object.keys(require.cache)) {
+      if (!cached.has(file)) delete require.cache[file];
+    }
   }
 }
 
