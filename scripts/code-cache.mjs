@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
 import vm from 'node:vm';
 
 /**
@@ -31,6 +32,9 @@ export function compile(bundleFile, source) {
 }
 
 export function writeCache(cacheFile, hash, script) {
+  // V8 ties a cache to the flags it was made with, and a running server changes one
+  // (server/src/tools/young-generation.ts): back to V8's default, which a start compiles with.
+  v8.setFlagsFromString('--semi-space-growth-factor=2');
   fs.writeFileSync(cacheFile, Buffer.concat([Buffer.from(hash), script.createCachedData()]));
 }
 

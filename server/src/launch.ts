@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { SourceMap, createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
+import { allowYoungGrowth } from './tools/young-generation.js';
 
 /**
  * What `node server/dist/main.js` runs (built from this file by scripts/build-server.mjs): it loads
@@ -53,7 +54,11 @@ function writeCache(script: vm.Script): void {
   }
   const temp = `${cacheFile}.${process.pid}.tmp`;
   try {
-    fs.writeFileSync(temp, Buffer.concat([Buffer.from(BUNDLE_HASH), script.createCachedData()]));
+    // V8 ties a cache to the flags it was made with: these are the ones a start compiles with.
+    allowYoungGrowth(true);
+    const data = script.createCachedData();
+    allowYoungGrowth(false); // the listening server sets it again after each collection
+    fs.writeFileSync(temp, Buffer.concat([Buffer.from(BUNDLE_HASH), data]));
     fs.renameSync(temp, cacheFile);
   } catch {
     fs.rmSync(temp, { force: true });
@@ -123,7 +128,13 @@ function compile(): vm.Script {
 
 if (process.sourceMapsEnabled) mapStackTraces();
 const module = { exports: {} };
-(compile().runInThisContext() as (...args: unknown[]) => void)(
+const script = compile();
+// The start makes many objects that live on (the modules, the routes): V8 would grow its young
+// generation to 16 MB for them and keep it. It stays at its starting size until the server
+// listens and bounds it (tools/young-generation.ts). Set after compiling: V8 checks a code
+// cache against the flags.
+allowYoungGrowth(false);
+(script.runInThisContext() as (...args: unknown[]) => void)(
   module.exports,
   createRequire(bundle),
   module,

@@ -12,6 +12,7 @@ import { migrateToLatest } from './db/migrations/index.js';
 import { preparedQueries } from './db/prepared.js';
 import { WebApp } from './http/web-app.js';
 import { collectWhenQuiet } from './tools/quiet-memory.js';
+import { boundYoungGeneration } from './tools/young-generation.js';
 import { bootstrapInviteLink, InitialUserExistsError } from './invites/service.js';
 import { registerBackupSchedule } from './backups/schedule.js';
 import { registerHousekeeping } from './housekeeping.js';
@@ -161,8 +162,12 @@ export async function startServer(
     await app.listen({ port: config.port, host: config.host });
     // After the listen: the web app's files are not needed to answer the API.
     webApp.load().catch((err: unknown) => log.error({ err }, 'the web app could not be read'));
+    const stopBounding = boundYoungGeneration();
     const stopCollecting = collectWhenQuiet();
-    cleanup.push(async () => stopCollecting());
+    cleanup.push(async () => {
+      stopCollecting();
+      stopBounding();
+    });
     worker.start();
     crons.start();
 
