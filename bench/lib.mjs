@@ -214,10 +214,16 @@ export function median(values) {
  * /proc/<pid>/stat (Linux, 100 ticks a second); undefined where there is no /proc.
  */
 export function cpuMs(pid) {
+  const split = cpuSplitMs(pid);
+  return split && split.user + split.system;
+}
+
+/** cpuMs() in its two parts: in the process's own code (user) and in the kernel (system). */
+export function cpuSplitMs(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
   } catch {
     return undefined;
   }
