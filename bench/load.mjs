@@ -211,10 +211,11 @@ export async function runLoad({
   // Idle memory is read from a second server, started and signed in to, then left alone while the
   // first one is measured: after a quiet minute a server gives memory back with a full
   // collection, after which requests cost more for minutes (docs/decisions/0074).
-  const resting = await startGatehouse(env);
+  let resting;
   let hello;
   let floor;
   try {
+    resting = await startGatehouse(env);
     await createVerifiedUser(resting);
     const restingSince = Date.now();
     console.log(`Gatehouse at ${app.url}: creating a verified user through the API...`);
@@ -531,7 +532,7 @@ export async function runLoad({
   } finally {
     await hello?.close();
     await floor?.close();
-    await resting.close();
+    await resting?.close();
     await app.close();
   }
 }
