@@ -7,7 +7,7 @@ import { lazyRequire } from './lazy-require.js';
  * garbage a busy spell left in the old generation, and the young generation grown for it (up to
  * its bound, tools/young-generation.ts). V8's own memory reducer schedules such a collection only
  * after a full one, which a server of this size may not need for hours. Once a second this looks
- * at how busy the event loop was (no work per request); after `quietMs` of quiet seconds that
+ * at how busy the event loop was (no work per request); after a minute of quiet seconds that
  * follow a busy one, it asks V8 for the collection the DevTools' "collect garbage" makes, through
  * an in-process inspector session (no port is opened): a few milliseconds of CPU.
  *
@@ -15,8 +15,9 @@ import { lazyRequire } from './lazy-require.js';
  * the requests' objects, and each request costs 25–40 % more CPU for minutes afterwards. After a
  * quiet second (until 0.5.1), a busy server paid that after every pause.
  */
-export function collectWhenQuiet(options: { quietMs?: number } = {}): () => void {
-  const quietSeconds = Math.ceil((options.quietMs ?? 60_000) / 1000);
+export function collectWhenQuiet(): () => void {
+  /** How many quiet seconds in a row make the server quiet. */
+  const QUIET_SECONDS = 60;
   /** A second with the event loop busy less than this is quiet. */
   const QUIET = 0.02;
   let session: Session | undefined;
@@ -33,7 +34,7 @@ export function collectWhenQuiet(options: { quietMs?: number } = {}): () => void
       return;
     }
     quietFor += 1;
-    if (!busySinceCollection || quietFor < quietSeconds) return;
+    if (!busySinceCollection || quietFor < QUIET_SECONDS) return;
     busySinceCollection = false;
     if (!session) {
       session = new (lazyRequire<typeof import('node:inspector')>('node:inspector').Session)();
