@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig, withEnvFile } from './config.js';
 import { alwaysShown, createLogger } from './logger.js';
 import { startServer } from './server.js';
+import { yieldHelperThreads } from './tools/helper-threads.js';
 
 /** `npm start`: reads the environment, starts the server, stops cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -17,6 +18,8 @@ async function main(): Promise<void> {
 
   const log = createLogger(config.logLevel, config.logFormat);
   const server = await startServer(config, { logger: log });
+  // Requests before password hashes when both want the cores (tools/helper-threads.ts).
+  yieldHelperThreads();
   const { summary } = server;
   // JSON logs (production): the summary is one event like every other line.
   const say = (fields: Record<string, unknown>, message: string, text: string) =>
