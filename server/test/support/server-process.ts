@@ -25,3 +25,18 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
     name: 'The server',
   });
 }
+
+/** Waits (up to `ms`) until what a process printed matches `re`; fails quoting the output. */
+export async function waitForOutput(
+  out: () => string,
+  re: RegExp,
+  ms: number,
+): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const m = out().match(re);
+    if (m) return m;
+    if (Date.now() > deadline) throw new Error(`no ${re} in output:\n${out()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

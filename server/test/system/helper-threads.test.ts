@@ -5,7 +5,11 @@ import { HELPER_NICENESS_STEPS } from '../../src/tools/helper-threads.js';
 import { PATHS } from '../support/contract.js';
 import { request } from '../support/http.js';
 import { inviteCodeFrom, strongPassword } from '../support/server.js';
-import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import {
+  startServerProcess,
+  type ServerProcess,
+  waitForOutput,
+} from '../support/server-process.js';
 
 /** Each thread of a process and its niceness (`/proc/<pid>/task/<tid>/stat`, field 19). */
 function nicenessByThread(pid: number): Map<number, number> {
@@ -25,6 +29,12 @@ describe.runIf(process.platform === 'linux')('the server process’s threads', (
 
   it('answers on the main thread first: every helper thread (password hashes, V8’s helpers) runs at a lower priority', async () => {
     server = await startServerProcess({ RATE_LIMITS: 'off' });
+    // The banner, with the initial member's sign-up link, is printed once the threads are lowered.
+    const [link] = await waitForOutput(
+      server.output,
+      /http:\/\/app\.test\/signup\?code=[^\s"]+/,
+      5000,
+    );
     const threads = nicenessByThread(server.pid);
     // The main thread keeps the niceness it was started with (this runner's, 0 by default).
     const main = threads.get(server.pid)!;
@@ -37,9 +47,7 @@ describe.runIf(process.platform === 'linux')('the server process’s threads', (
     }
 
     // The hashes still run there: the initial member signs up (one Argon2 hash).
-    const code = inviteCodeFrom(
-      /http:\/\/app\.test\/signup\?code=[^\s"]+/.exec(server.output())![0],
-    );
+    const code = inviteCodeFrom(link);
     const email = 'threads@example.com';
     const password = strongPassword();
     const signUp = await request(server.url, 'POST', PATHS.records, {

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MSG, PATHS } from '../support/contract.js';
 import { request } from '../support/http.js';
 import { startServerProcess, type ServerProcess } from '../../../test-harness/server-process.js';
+import { waitForOutput } from '../support/server-process.js';
 import {
   createPgDatabase,
   inviteCodeFrom,
@@ -29,16 +30,6 @@ async function startProcess(env: Record<string, string>): Promise<ServerProcess>
     () => {},
   );
   return p;
-}
-
-async function waitForOutput(out: () => string, re: RegExp, ms: number): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const m = out().match(re);
-    if (m) return m;
-    if (Date.now() > deadline) throw new Error(`no ${re} in output:\n${out()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('the server process', () => {
