@@ -29,7 +29,10 @@ export function allowYoungGrowth(grow: boolean): void {
 /**
  * Keeps the young generation within `max` from now on: after every collection, growth is allowed
  * only below it. Set each time, not only on a change: the launcher sets the flag around a
- * code-cache write. Returns the function that stops it (growth is V8's own again).
+ * code-cache write. Node reports a collection to its observers a turn of the event loop after it,
+ * so collections that follow each other within one turn (a long synchronous stretch: hundreds of
+ * KB of objects each, or more) can grow it a step past `max` before the check holds it there.
+ * Returns the function that stops it (growth is V8's own again).
  */
 export function boundYoungGeneration(max = YOUNG_GENERATION_MAX): () => void {
   const check = () => {
